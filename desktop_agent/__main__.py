@@ -1,0 +1,34 @@
+"""Command-line entry point: ``desktop-agent`` and ``python -m desktop_agent``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from desktop_agent._version import __version__
+
+
+def _parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="desktop-agent",
+        description="A desktop AI assistant for OpenAI-compatible models.",
+    )
+    parser.add_argument("--version", action="version", version=f"desktop-agent {__version__}")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and start the desktop window."""
+    _parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        from desktop_agent.ui.app import run  # type: ignore[import-not-found,unused-ignore]
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("desktop_agent.ui"):
+            print("desktop-agent: the window is not built yet (desktop_agent.ui.app is missing).")
+            return 1
+        raise
+    return int(run())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
