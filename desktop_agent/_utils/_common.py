@@ -17,7 +17,7 @@ def timestamp_id() -> str:
     return f"{timestamp_now()}_{secrets.token_hex(3)}"
 
 
-class DictMixin(dict):  # type: ignore[type-arg]
+class DictMixin(dict[str, Any]):
     """Makes a dataclass also a ``dict`` whose keys are its fields.
 
     A missing attribute raises ``KeyError`` (not ``AttributeError``), as in AgentScope.
@@ -26,4 +26,8 @@ class DictMixin(dict):  # type: ignore[type-arg]
     __setattr__ = dict.__setitem__
 
     def __getattr__(self, key: str) -> Any:
+        if key.startswith("__") and key.endswith("__"):
+            # Protocol lookups (copy's __deepcopy__, pickle's __getstate__…) must see
+            # AttributeError, or copying and pickling a response breaks.
+            raise AttributeError(key)
         return dict.__getitem__(self, key)

@@ -4,9 +4,9 @@ As in AgentScope 1.0, constructing a block validates nothing; ``TextBlock(type="
 text="x") == {"type": "text", "text": "x"}``. Keys marked ``Required`` must be present.
 """
 
-from typing import Literal
+from typing import Literal, Required
 
-from typing_extensions import Required, TypedDict
+from typing_extensions import TypedDict
 
 
 class TextBlock(TypedDict, total=False):
@@ -88,4 +88,6 @@ ContentBlock = (
     | VideoBlock
 )
 
-ContentBlockTypes = Literal["text", "thinking", "tool_use", "tool_result", "image", "audio", "video"]
+ContentBlockTypes = Literal[
+    "text", "thinking", "tool_use", "tool_result", "image", "audio", "video"
+]

@@ -7,7 +7,7 @@ holds everything received so far, not a delta.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from desktop_agent._utils import DictMixin, timestamp_id, timestamp_now
@@ -35,3 +35,20 @@ class ChatResponse(DictMixin):
     type: Literal["chat"] = field(default="chat")
     usage: ChatUsage | None = field(default=None)
     metadata: dict[str, Any] | None = field(default=None)
+
+
+def _drop_class_defaults(cls: type) -> None:
+    """Remove the class attributes ``@dataclass`` leaves for defaulted fields.
+
+    ``DictMixin`` reads fields through ``__getattr__``, which Python only calls when
+    normal lookup fails: a class attribute ``usage = None`` would shadow the value
+    stored in the dict, so ``resp.usage`` would always be ``None``. The generated
+    ``__init__`` keeps its own copy of the defaults.
+    """
+    for item in fields(cls):
+        if item.name in cls.__dict__:
+            delattr(cls, item.name)
+
+
+_drop_class_defaults(ChatUsage)
+_drop_class_defaults(ChatResponse)

@@ -3,7 +3,9 @@
 Assigning a ``StateModule`` to an attribute records it as a child; other attributes
 join the state only through :meth:`StateModule.register_state`. ``state_dict`` lists
 children first, then registered attributes, and copies nothing, so saving a large
-memory costs one traversal.
+memory costs one traversal. ``load_state_dict`` checks the required keys and converts
+the attributes before it changes anything, so a state that fails those leaves the
+module as it was.
 """
 
 from __future__ import annotations
@@ -73,19 +75,28 @@ class StateModule:
                 f"{type(self).__name__}.load_state_dict expects a dict, "
                 f"got {type(state_dict).__name__}."
             )
+        if strict:
+            # Same KeyError as checking key by key while loading, but raised before
+            # anything is loaded, so a bad state leaves the module untouched.
+            for key in (*self._module_dict, *self._attribute_dict):
+                if key not in state_dict:
+                    raise KeyError(_missing_key_message(key))
+        # Convert the attributes first: a failing ``custom_from_json`` then leaves the
+        # module untouched too.
+        values = self._attribute_values(state_dict)
         for key, child in self._module_dict.items():
-            if key not in state_dict:
-                if strict:
-                    raise KeyError(_missing_key_message(key))
-                continue
-            child.load_state_dict(state_dict[key])
+            if key in state_dict:
+                child.load_state_dict(state_dict[key])
+        for key, value in values.items():
+            setattr(self, key, value)
+
+    def _attribute_values(self, state_dict: dict[str, Any]) -> dict[str, Any]:
+        values = {}
         for key, functions in self._attribute_dict.items():
-            if key not in state_dict:
-                if strict:
-                    raise KeyError(_missing_key_message(key))
-                continue
-            value = state_dict[key]
-            setattr(self, key, functions.load_json(value) if functions.load_json else value)
+            if key in state_dict:
+                value = state_dict[key]
+                values[key] = functions.load_json(value) if functions.load_json else value
+        return values
 
     def register_state(
         self,

@@ -11,7 +11,10 @@ from desktop_agent.message import AudioBlock, ImageBlock, TextBlock, VideoBlock
 
 @dataclass
 class ToolResponse:
-    """A tool's output so far. Streaming tools yield cumulative chunks, the last with ``is_last``."""
+    """A tool's output so far; streaming tools yield cumulative chunks, the last with ``is_last``.
+
+    A plain dataclass, so equality compares every field, ``id`` included.
+    """
 
     content: list[TextBlock | ImageBlock | AudioBlock | VideoBlock]
     metadata: dict[str, Any] | None = None

@@ -1,0 +1,147 @@
+"""Builds the ReAct agent of a conversation from a provider and the settings.
+
+Everything heavy is imported here, inside functions, and the imports run in a worker
+thread: ``openai`` alone takes ~0.75 s, and a thread import lets the GUI keep painting
+(the GIL is handed back every few milliseconds) where a main-thread import would freeze it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from desktop_agent._logging import logger
+from desktop_agent.app._providers import Provider
+from desktop_agent.app._settings import Settings
+from desktop_agent.app._turn_events import TurnUsage
+
+if TYPE_CHECKING:
+    from desktop_agent.tool import AskPermission
+
+AGENT_NAME = "Assistant"
+NO_KEY = "EMPTY"  # the openai SDK insists on a key; local servers ignore it
+CORE_MODULES = (
+    "openai",
+    "desktop_agent.model",
+    "desktop_agent.formatter",
+    "desktop_agent.memory",
+    "desktop_agent.tool",
+    "desktop_agent.agent",
+)
+
+
+@dataclass
+class UsageMeter:
+    """Sums the token usage of the model calls of one turn."""
+
+    total: TurnUsage | None = None
+
+    def reset(self) -> None:
+        """Forget the previous turn."""
+        self.total = None
+
+    def add(self, usage: Any) -> None:
+        """Count one ``ChatUsage`` (``None`` is ignored)."""
+        if usage is None:
+            return
+        step = TurnUsage(int(usage.input_tokens or 0), int(usage.output_tokens or 0))
+        self.total = step if self.total is None else self.total + step
+
+
+@dataclass
+class AgentParts:
+    """The agent and what the service needs around it."""
+
+    agent: Any
+    model: Any
+    permissions: Any
+    usage: UsageMeter = field(default_factory=UsageMeter)
+
+    async def aclose(self) -> None:
+        """Close the model's HTTP client (so no transport is left for the GC at exit)."""
+        try:
+            await self.model.aclose()
+        except Exception as exc:
+            logger.debug("Closing the model client failed: %s", exc)
+
+
+async def preload_agent_core() -> None:
+    """Import the agent core and ``openai`` in a worker thread (call after first paint)."""
+    for name in CORE_MODULES:
+        await asyncio.to_thread(importlib.import_module, name)
+
+
+async def build_agent_parts(
+    provider: Provider,
+    settings: Settings,
+    *,
+    memory: Any = None,
+    permissions: Any = None,
+    ask: AskPermission | None = None,
+) -> AgentParts:
+    """A ``ReActAgent`` with the OpenAI-compatible model, formatter, desktop tools and memory.
+
+    Args:
+        provider: Endpoint and model.
+        settings: Temperature and system prompt.
+        memory: The conversation's memory to keep; a new ``InMemoryMemory`` if ``None``.
+        permissions: The conversation's ``ToolPermissions`` to keep ("allow always" lasts
+            one chat session); a new one asking through ``ask`` if ``None``.
+        ask: The permission callback for the desktop tools (``None`` denies every request).
+    """
+    await preload_agent_core()
+    from desktop_agent.agent import ReActAgent
+    from desktop_agent.formatter import OpenAIChatFormatter
+    from desktop_agent.memory import InMemoryMemory
+    from desktop_agent.tool import Toolkit, ToolPermissions, register_desktop_tools
+
+    usage = UsageMeter()
+    model = _metered_model(provider, settings, usage)
+    toolkit = Toolkit()
+    permissions = register_desktop_tools(toolkit, permissions or ToolPermissions(ask))
+    agent = ReActAgent(
+        name=AGENT_NAME,
+        sys_prompt=settings.system_prompt,
+        model=model,
+        formatter=OpenAIChatFormatter(),
+        toolkit=toolkit,
+        memory=memory if memory is not None else InMemoryMemory(),
+    )
+    agent.set_console_output_enabled(False)
+    return AgentParts(agent, model, permissions, usage)
+
+
+def _metered_model(provider: Provider, settings: Settings, usage: UsageMeter) -> Any:
+    """An ``OpenAIChatModel`` that also reports each call's usage to ``usage``."""
+    from desktop_agent.model import OpenAIChatModel
+
+    class MeteredChatModel(OpenAIChatModel):
+        async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            result = await super().__call__(*args, **kwargs)
+            if isinstance(result, AsyncGenerator):
+                return _metered_stream(result, usage)
+            usage.add(getattr(result, "usage", None))
+            return result
+
+    return MeteredChatModel(
+        provider.model,
+        api_key=provider.api_key.get_secret_value() or NO_KEY,
+        stream=True,
+        # No silent SDK retries (with back-off waits): an error shows at once, with Retry.
+        client_kwargs={"base_url": provider.base_url, "max_retries": 0},
+        generate_kwargs={"temperature": settings.temperature},
+    )
+
+
+async def _metered_stream(stream: AsyncGenerator[Any, None], usage: UsageMeter) -> Any:
+    last = None
+    try:
+        async for chunk in stream:
+            last = chunk
+            yield chunk
+    finally:
+        usage.add(getattr(last, "usage", None))
+        await stream.aclose()

@@ -1,0 +1,308 @@
+"""``ChatService``: runs the agent's turns for one conversation, without Qt.
+
+The window talks to this object only: ``send`` a message, ``stop`` a turn, ``retry`` a
+failed one, start a ``new_conversation``. Each turn is a named task the service keeps a
+strong reference to. The agent prints into an ``asyncio.Queue`` *by reference* (the same
+``Msg`` object, with cumulative content, again and again while it streams); a consumer task
+hands each one to ``Conversation.upsert`` (O(1)) and yields to the event loop at least
+every ~8 ms so the GUI keeps painting however fast the server streams.
+
+The agent core (and with it the ``openai`` SDK, ~0.75 s to import) is imported only when
+the first turn needs it — after the window's first paint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from desktop_agent._logging import logger
+from desktop_agent.app._agent_factory import AgentParts, build_agent_parts
+from desktop_agent.app._errors import describe_error
+from desktop_agent.app._providers import Provider
+from desktop_agent.app._settings import Settings
+from desktop_agent.app._turn_events import (
+    TurnEvent,
+    TurnFailed,
+    TurnFinished,
+    TurnInterrupted,
+    TurnStarted,
+)
+from desktop_agent.message import ContentBlock, Msg
+
+if TYPE_CHECKING:
+    from desktop_agent.app._conversation import Conversation
+    from desktop_agent.tool import AskPermission
+
+TurnListener = Callable[[TurnEvent], None]
+
+YIELD_INTERVAL = 0.008
+STOP_GRACE = 0.25
+SHUTDOWN_GRACE = 2.0
+USER_NAME = "User"
+
+
+class ChatService:
+    """Owns the agent of the active conversation and runs one turn at a time.
+
+    Args:
+        conversation: The chat the UI shows; the service upserts every printed message.
+        settings: Temperature, system prompt.
+        provider: The endpoint, or ``None`` while none is configured (sending is refused).
+        ask_permission: Async callback the desktop tools use to ask the user
+            (``"allow_once"`` | ``"allow_always"`` | ``"deny"``); ``None`` denies everything.
+    """
+
+    def __init__(
+        self,
+        conversation: Conversation,
+        settings: Settings,
+        provider: Provider | None = None,
+        *,
+        ask_permission: AskPermission | None = None,
+    ) -> None:
+        self._conversation = conversation
+        self._settings = settings
+        self._provider = provider
+        self._ask_permission = ask_permission
+        self._listeners: list[TurnListener] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing: set[asyncio.Task[None]] = set()
+        self._turn: asyncio.Task[None] | None = None
+        self._parts: AgentParts | None = None
+        self._memory: Any = None
+        self._permissions: Any = None
+        self._retry_point: tuple[Msg, int] | None = None
+        self._turn_counter = 0
+        self._stale = False
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def provider(self) -> Provider | None:
+        """The endpoint turns go to."""
+        return self._provider
+
+    @property
+    def busy(self) -> bool:
+        """Whether a turn is running."""
+        return self._turn is not None and not self._turn.done()
+
+    @property
+    def can_retry(self) -> bool:
+        """Whether the last turn failed and :meth:`retry` would re-run it."""
+        return self._retry_point is not None and not self.busy
+
+    @property
+    def memory(self) -> Any:
+        """The agent's memory (``None`` until the first turn builds the agent)."""
+        return self._memory
+
+    def subscribe(self, listener: TurnListener) -> Callable[[], None]:
+        """Call ``listener`` with every turn event; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def configure(self, settings: Settings, provider: Provider | None) -> None:
+        """Use new settings/provider from the next turn on; the memory is kept."""
+        self._settings = settings
+        self._provider = provider
+        self._stale = True
+        if not self.busy:
+            self._drop_agent()
+
+    # -- turns -------------------------------------------------------------------------
+
+    def send(self, content: str | Sequence[ContentBlock]) -> asyncio.Task[None]:
+        """Start a turn for a new user message.
+
+        Args:
+            content: Text, or blocks (text, image, audio).
+
+        Raises:
+            RuntimeError: No provider is configured, or a turn is already running.
+        """
+        self._check_can_start()
+        msg = Msg(USER_NAME, content if isinstance(content, str) else list(content), "user")
+        self._conversation.remove_errors()
+        self._conversation.upsert(msg, True)
+        return self._start(msg, retry=False)
+
+    def retry(self) -> asyncio.Task[None] | None:
+        """Re-run the failed turn's user message; ``None`` when there is nothing to retry.
+
+        The memory goes back to how it was before the failed turn, so the user message is
+        not stored twice and a half-written answer is not sent back to the model; the chat
+        keeps everything it showed.
+        """
+        if self._retry_point is None or self.busy:
+            return None
+        self._check_can_start()
+        self._conversation.remove_errors()
+        return self._start(self._retry_point[0], retry=True)
+
+    async def stop(self) -> None:
+        """Interrupt the running turn; the service is idle when this returns.
+
+        The agent turns its own interruption into its "interrupted" reply (the partial
+        answer and the fake tool results stay in memory). If the turn does not end within
+        a short grace period it is cancelled outright.
+        """
+        turn = self._turn
+        if turn is None or turn.done():
+            return
+        if self._parts is not None:
+            await self._parts.agent.interrupt()
+        done, _ = await asyncio.wait({turn}, timeout=STOP_GRACE)
+        if not done:
+            logger.warning("The turn did not end on interrupt; cancelling it.")
+            turn.cancel()
+            await asyncio.wait({turn}, timeout=STOP_GRACE)
+
+    async def new_conversation(self) -> None:
+        """Stop any turn and start over with an empty chat and an empty memory."""
+        await self.stop()
+        self._retry_point = None
+        self._memory = None
+        self._permissions = None
+        self._drop_agent()
+        self._conversation.reset([])
+
+    async def aclose(self) -> None:
+        """Cancel running work and close the model client (call before the loop ends)."""
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=SHUTDOWN_GRACE)
+        self._drop_agent()
+        if self._closing:
+            await asyncio.wait(set(self._closing), timeout=SHUTDOWN_GRACE)
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _check_can_start(self) -> None:
+        if self._provider is None:
+            raise RuntimeError("No model provider is configured.")
+        if self.busy:
+            raise RuntimeError("A turn is already running.")
+
+    def _start(self, msg: Msg, *, retry: bool) -> asyncio.Task[None]:
+        self._turn_counter += 1
+        task = self._spawn(self._run_turn(msg, retry), f"chat-turn-{self._turn_counter}")
+        self._turn = task
+        return task
+
+    def _spawn(self, coro: Any, name: str) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _run_turn(self, msg: Msg, retry: bool) -> None:
+        self._publish(TurnStarted(retry=retry))
+        queue: asyncio.Queue[tuple[Msg, bool, Any]] = asyncio.Queue()
+        consumer = self._spawn(self._consume(queue), f"chat-printer-{self._turn_counter}")
+        ending: TurnEvent | None = None
+        memory_size: int | None = None
+        try:
+            parts = await self._ensure_agent(queue)
+            memory_size = await (self._rewind_memory() if retry else self._memory_size())
+            self._retry_point = None
+            parts.usage.reset()
+            reply = await parts.agent(msg)
+            ending = self._ending_for(reply, parts)
+        except asyncio.CancelledError:
+            ending = TurnInterrupted()
+            raise
+        except Exception as exc:  # every failure becomes a readable chat entry
+            ending = self._failure(exc, msg, memory_size)
+        finally:
+            self._drain(queue)
+            consumer.cancel()
+            self._conversation.finish_streaming()
+            if ending is not None:
+                self._publish(ending)
+
+    def _ending_for(self, reply: Msg | None, parts: AgentParts) -> TurnEvent:
+        metadata = getattr(reply, "metadata", None) or {}
+        if metadata.get("_is_interrupted"):
+            return TurnInterrupted(parts.usage.total)
+        return TurnFinished(parts.usage.total)
+
+    def _failure(self, exc: Exception, msg: Msg, memory_size: int | None) -> TurnFailed:
+        text, retryable = describe_error(exc, secret=self._secret())
+        logger.warning("Turn failed: %s", text)
+        if memory_size is not None:
+            self._retry_point = (msg, memory_size)
+        # Retry is offered for every error: after fixing a key or starting a server, re-running
+        # the turn is exactly what the user wants, even when the same request would fail.
+        self._conversation.add_error(text, memory_size is not None)
+        return TurnFailed(text, retryable)
+
+    async def _consume(self, queue: asyncio.Queue[tuple[Msg, bool, Any]]) -> None:
+        last_yield = time.perf_counter()
+        while True:
+            msg, last, _speech = await queue.get()
+            self._conversation.upsert(msg, last)
+            if time.perf_counter() - last_yield >= YIELD_INTERVAL:
+                await asyncio.sleep(0)
+                last_yield = time.perf_counter()
+
+    def _drain(self, queue: asyncio.Queue[tuple[Msg, bool, Any]]) -> None:
+        while not queue.empty():
+            msg, last, _speech = queue.get_nowait()
+            self._conversation.upsert(msg, last)
+
+    async def _ensure_agent(self, queue: asyncio.Queue[tuple[Msg, bool, Any]]) -> AgentParts:
+        if self._stale:
+            self._drop_agent()
+        if self._parts is None:
+            assert self._provider is not None
+            self._parts = await build_agent_parts(
+                self._provider,
+                self._settings,
+                memory=self._memory,
+                permissions=self._permissions,
+                ask=self._ask_permission,
+            )
+            self._memory = self._parts.agent.memory
+            self._permissions = self._parts.permissions
+        self._parts.agent.set_msg_queue_enabled(True, queue, copy=False)
+        return self._parts
+
+    async def _memory_size(self) -> int:
+        return int(await self._memory.size())
+
+    async def _rewind_memory(self) -> int:
+        """Drop what the failed turn stored; the turn re-adds ``msg`` itself."""
+        assert self._retry_point is not None
+        size = self._retry_point[1]
+        stored = await self._memory.get_memory(prepend_summary=False)
+        if len(stored) > size:
+            await self._memory.delete([msg.id for msg in stored[size:]])
+        return size
+
+    def _publish(self, event: TurnEvent) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                logger.exception("A turn listener failed on %s", type(event).__name__)
+
+    def _secret(self) -> str:
+        return self._provider.api_key.get_secret_value() if self._provider else ""
+
+    def _drop_agent(self) -> asyncio.Task[None] | None:
+        """Forget the agent (not the memory); its model client closes in the background."""
+        parts, self._parts = self._parts, None
+        self._stale = False
+        if parts is None:
+            return None
+        # Not in self._tasks: shutting down cancels those, and a model whose client is not
+        # closed leaves its sockets to the garbage collector.
+        task = asyncio.get_running_loop().create_task(parts.aclose(), name="chat-model-close")
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        return task

@@ -1,0 +1,325 @@
+"""The conversation shown in the chat pane, as a plain observable list of rows.
+
+The chat service feeds it every printed ``Msg`` *by reference*: a streaming reply is the same
+object printed thousands of times with cumulative content. So :meth:`Conversation.upsert` is
+O(1) in the reply's length — an id → row lookup, a revision bump and one event — and never
+copies content; views read the live ``Msg`` when they repaint. No Qt here: the Qt item model
+in ``desktop_agent.ui.chat`` is a thin adapter over these events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from desktop_agent.message import Msg
+
+INTERRUPTED_TOOL_TEXT = "The tool call has been interrupted by the user."
+"""The output AgentScope gives a tool call cut short by the user."""
+
+
+class EntryKind(StrEnum):
+    """What a row of the conversation holds."""
+
+    MESSAGE = "message"
+    ERROR = "error"
+
+
+class ToolStatus(StrEnum):
+    """The state of a tool call, derived from its result."""
+
+    RUNNING = "running"
+    DONE = "done"
+    ERROR = "error"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(eq=False, slots=True)
+class ConversationEntry:
+    """One row: a message (possibly still streaming) or an error bubble.
+
+    Attributes:
+        kind: Message or error.
+        msg: The live message (``None`` for errors); read it, never mutate it.
+        streaming: Whether more chunks of this message are expected.
+        error_text: The error shown to the user (errors only).
+        retryable: Whether the error bubble offers Retry.
+        revision: Bumped on every change, so views can cache renders per revision.
+    """
+
+    kind: EntryKind
+    msg: Msg | None
+    streaming: bool = False
+    error_text: str | None = None
+    retryable: bool = False
+    revision: int = 0
+
+    @property
+    def key(self) -> str:
+        """A stable identity for caches: the message id, or a unique id for an error."""
+        if self.msg is not None:
+            return self.msg.id
+        return f"error:{id(self)}"
+
+
+@dataclass(frozen=True)
+class Inserted:
+    """A row was inserted at ``index``."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Changed:
+    """The row at ``index`` changed (new content, or streaming state)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Removed:
+    """The row at ``index`` was removed."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Reset:
+    """Every row was replaced."""
+
+
+ConversationEvent = Inserted | Changed | Removed | Reset
+Listener = Callable[[ConversationEvent], None]
+
+
+def tool_output_text(output: Any) -> str:
+    """The text of a tool result's ``output``: the string, or its text blocks joined."""
+    if isinstance(output, str):
+        return output
+    if not isinstance(output, list):
+        return ""
+    return "\n".join(
+        str(block.get("text", ""))
+        for block in output
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
+
+
+def is_interrupted_output(text: str) -> bool:
+    """Whether a tool result's text says the user interrupted the call."""
+    stripped = text.strip()
+    return stripped == INTERRUPTED_TOOL_TEXT or stripped.endswith(
+        f"<system-info>{INTERRUPTED_TOOL_TEXT}</system-info>"
+    )
+
+
+class Conversation:
+    """The rows of the chat pane, with change events for views.
+
+    Rows are appended in arrival order. Messages are identified by ``msg.id``; tool results
+    are indexed by tool-call id so a tool-use card can show the status of its call.
+    """
+
+    def __init__(self) -> None:
+        """Create an empty conversation."""
+        self._entries: list[ConversationEntry] = []
+        self._rows: dict[str, int] = {}
+        self._listeners: list[Listener] = []
+        self._streaming: set[str] = set()
+        self._tool_use_msg: dict[str, str] = {}
+        self._tool_results: dict[str, tuple[dict[str, Any], str]] = {}
+        self._turn_active = False
+
+    # -- observation -------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every event from now on.
+
+        Returns:
+            A function that unsubscribes the listener.
+        """
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _emit(self, event: ConversationEvent) -> None:
+        for listener in tuple(self._listeners):
+            listener(event)
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def entries(self) -> Sequence[ConversationEntry]:
+        """The rows, in display order (a read-only view; do not mutate)."""
+        return self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, index: int) -> ConversationEntry:
+        return self._entries[index]
+
+    def row_of(self, msg_id: str) -> int | None:
+        """The row of the message with ``msg_id``, if present."""
+        return self._rows.get(msg_id)
+
+    @property
+    def turn_active(self) -> bool:
+        """Whether a turn is running: set by any upsert, cleared by :meth:`finish_streaming`."""
+        return self._turn_active
+
+    def tool_result(self, call_id: str) -> dict[str, Any] | None:
+        """The latest ``ToolResultBlock`` for the tool call ``call_id``, if any."""
+        found = self._tool_results.get(call_id)
+        return found[0] if found else None
+
+    def tool_status(self, call_id: str) -> ToolStatus:
+        """The status of tool call ``call_id``, derived from its result.
+
+        No result: running while the turn is active, otherwise interrupted. A result still
+        streaming: running. Otherwise interrupted, error (text starting "Error") or done.
+        """
+        found = self._tool_results.get(call_id)
+        if found is None:
+            return ToolStatus.RUNNING if self._turn_active else ToolStatus.INTERRUPTED
+        block, msg_id = found
+        text = tool_output_text(block.get("output"))
+        if is_interrupted_output(text):
+            return ToolStatus.INTERRUPTED
+        if msg_id in self._streaming:
+            return ToolStatus.RUNNING
+        if text.lstrip().startswith("Error"):
+            return ToolStatus.ERROR
+        return ToolStatus.DONE
+
+    # -- writing -----------------------------------------------------------------------
+
+    def reset(self, msgs: Iterable[Msg]) -> None:
+        """Replace every row with ``msgs`` (finished messages), e.g. to open a session."""
+        self._entries = []
+        self._rows = {}
+        self._streaming = set()
+        self._tool_use_msg = {}
+        self._tool_results = {}
+        self._turn_active = False
+        message = EntryKind.MESSAGE
+        for msg in msgs:
+            row = self._rows.get(msg.id)
+            if row is None:
+                self._rows[msg.id] = len(self._entries)
+                self._entries.append(ConversationEntry(message, msg))
+            else:
+                self._entries[row].msg = msg
+            if type(msg.content) is list:
+                self._index_tools(msg)
+        self._emit(Reset())
+
+    def upsert(self, msg: Msg, last: bool) -> int:
+        """Show ``msg``: insert a new row, or mark its existing row changed.
+
+        Args:
+            msg: The message, by reference; later chunks may be the same object.
+            last: Whether this is the message's final chunk.
+
+        Returns:
+            The row index of the message.
+        """
+        self._turn_active = True
+        if last:
+            self._streaming.discard(msg.id)
+        else:
+            self._streaming.add(msg.id)
+        touched = self._index_tools(msg)
+        row = self._rows.get(msg.id)
+        if row is None:
+            row = len(self._entries)
+            self._rows[msg.id] = row
+            self._entries.append(ConversationEntry(EntryKind.MESSAGE, msg, streaming=not last))
+            self._emit(Inserted(row))
+        else:
+            entry = self._entries[row]
+            entry.msg = msg
+            entry.streaming = not last
+            entry.revision += 1
+            self._emit(Changed(row))
+        self._touch_tool_use_rows(touched, row)
+        return row
+
+    def add_error(self, text: str, retryable: bool) -> int:
+        """Append an error bubble.
+
+        Returns:
+            Its row index.
+        """
+        row = len(self._entries)
+        self._entries.append(
+            ConversationEntry(EntryKind.ERROR, None, error_text=text, retryable=retryable)
+        )
+        self._emit(Inserted(row))
+        return row
+
+    def remove_errors(self) -> None:
+        """Remove every error bubble (e.g. before a retry)."""
+        rows = [i for i, e in enumerate(self._entries) if e.kind is EntryKind.ERROR]
+        if not rows:
+            return
+        for row in reversed(rows):
+            del self._entries[row]
+            self._reindex_from(row)
+            self._emit(Removed(row))
+
+    def finish_streaming(self) -> None:
+        """Mark every streaming row done: the turn ended or was stopped."""
+        self._turn_active = False
+        changed = {row for msg_id in self._streaming if (row := self._rows.get(msg_id)) is not None}
+        self._streaming.clear()
+        for call_id, msg_id in self._tool_use_msg.items():
+            if call_id not in self._tool_results and (row := self._rows.get(msg_id)) is not None:
+                changed.add(row)
+        for row in sorted(changed):
+            entry = self._entries[row]
+            entry.streaming = False
+            entry.revision += 1
+            self._emit(Changed(row))
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _index_tools(self, msg: Msg) -> list[str]:
+        """Record the tool calls and results in ``msg``; return call ids whose result it has.
+
+        Cost is the number of blocks, never their length.
+        """
+        content = msg.content
+        if not isinstance(content, list):
+            return []
+        touched: list[str] = []
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "tool_use" and "id" in block:
+                self._tool_use_msg[block["id"]] = msg.id
+            elif kind == "tool_result" and "id" in block:
+                self._tool_results[block["id"]] = (block, msg.id)
+                touched.append(block["id"])
+        return touched
+
+    def _touch_tool_use_rows(self, call_ids: list[str], own_row: int) -> None:
+        for call_id in call_ids:
+            msg_id = self._tool_use_msg.get(call_id)
+            row = self._rows.get(msg_id) if msg_id is not None else None
+            if row is not None and row != own_row:
+                self._entries[row].revision += 1
+                self._emit(Changed(row))
+
+    def _reindex_from(self, start: int) -> None:
+        for row in range(start, len(self._entries)):
+            msg = self._entries[row].msg
+            if msg is not None:
+                self._rows[msg.id] = row

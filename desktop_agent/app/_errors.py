@@ -1,0 +1,33 @@
+"""Turns a failed turn's exception into one readable sentence and a Retry hint.
+
+The model layer already words its errors for users (``ModelError``: "The model server
+refused the request (HTTP 401): ... Check the API key ..."), with ``retryable`` saying
+whether the same request may succeed unchanged. Anything else is an unexpected failure,
+reported by its message. Never a traceback.
+"""
+
+from __future__ import annotations
+
+_MAX_TEXT = 600
+
+
+def describe_error(exc: BaseException, *, secret: str = "") -> tuple[str, bool]:
+    """A sentence for the chat and whether retrying unchanged may help.
+
+    Args:
+        exc: What the turn raised.
+        secret: The API key in use; masked should a server echo it back.
+    """
+    from desktop_agent.model import ModelError
+
+    if isinstance(exc, ModelError):
+        text, retryable = str(exc), exc.retryable
+    else:
+        detail = str(exc).strip() or type(exc).__name__
+        text, retryable = f"Something went wrong: {detail}", True
+    text = " ".join(text.split())
+    if len(text) > _MAX_TEXT:
+        text = text[: _MAX_TEXT - 1] + "…"
+    if secret and len(secret) >= 6:
+        text = text.replace(secret, "***")
+    return text, retryable

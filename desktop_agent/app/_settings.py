@@ -1,0 +1,168 @@
+"""User settings: provider presets, temperature, system prompt, theme.
+
+Stored as JSON in ``settings.json`` (see :func:`settings_path`), written atomically and
+readable by its owner only. API keys are ``SecretStr``: they print as ``**********`` in
+reprs, logs and ``model_dump()``, and are revealed only when the file itself is written.
+A file that cannot be read never silently disappears: it is renamed aside
+(``settings.json.bad-<timestamp>``) and the app starts with defaults plus a warning.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    FieldSerializationInfo,
+    SecretStr,
+    ValidationError,
+    field_serializer,
+)
+
+from desktop_agent._logging import logger
+from desktop_agent.app._files import config_dir, write_private_file
+
+SETTINGS_FILE = "settings.json"
+DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
+_REVEAL = "reveal_secrets"
+
+
+class ProviderPreset(BaseModel):
+    """One OpenAI-compatible endpoint the user saved."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1)
+    base_url: str
+    model: str
+    api_key: SecretStr = SecretStr("")
+
+    @field_serializer("api_key", when_used="json")
+    def _dump_key(self, key: SecretStr, info: FieldSerializationInfo) -> str:
+        """Reveal the key only when writing the settings file itself."""
+        if info.context and info.context.get(_REVEAL):
+            return key.get_secret_value()
+        return str(key)
+
+
+class Settings(BaseModel):
+    """Everything the user can change in the Settings dialog."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    providers: list[ProviderPreset] = Field(default_factory=list)
+    active_provider: str | None = None
+    temperature: float = Field(default=0.7, ge=0.0, le=2.0)
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    theme: Literal["light", "dark"] = "light"
+    allow_remote_images: bool = False
+
+    def active_preset(self) -> ProviderPreset | None:
+        """The preset named by ``active_provider`` (or the only one), if any."""
+        for preset in self.providers:
+            if preset.name == self.active_provider:
+                return preset
+        if self.active_provider is None and len(self.providers) == 1:
+            return self.providers[0]
+        return None
+
+    def with_preset(self, preset: ProviderPreset) -> Settings:
+        """A copy in which ``preset`` replaces the one of the same name and is active."""
+        others = [p for p in self.providers if p.name != preset.name]
+        return self.model_copy(
+            update={"providers": [*others, preset], "active_provider": preset.name}
+        )
+
+
+@dataclass(frozen=True)
+class LoadedSettings:
+    """The result of :func:`load_settings`.
+
+    Attributes:
+        settings: What was read, or defaults.
+        warning: A sentence for the user when the file could not be used, else ``None``.
+    """
+
+    settings: Settings
+    warning: str | None = None
+
+
+def settings_path() -> Path:
+    """``$DESKTOP_AGENT_HOME/settings.json``, else the platform's user config folder."""
+    return config_dir() / SETTINGS_FILE
+
+
+def load_settings(path: Path | None = None) -> LoadedSettings:
+    """Read the settings file; a missing file gives defaults, a bad one is kept aside.
+
+    Args:
+        path: The file; :func:`settings_path` by default.
+    """
+    path = path or settings_path()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return LoadedSettings(Settings())
+    except OSError as exc:
+        return _unusable(path, f"it could not be read ({exc.strerror})", keep_aside=False)
+    try:
+        return LoadedSettings(Settings.model_validate(json.loads(raw)))
+    except json.JSONDecodeError as exc:
+        return _unusable(path, f"it is not valid JSON (line {exc.lineno}, column {exc.colno})")
+    except UnicodeDecodeError:
+        return _unusable(path, "it is not UTF-8 text")
+    except ValidationError as exc:
+        return _unusable(path, _describe_validation_error(exc))
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> Path:
+    """Write ``settings`` atomically, owner-only (mode 0600), keys included.
+
+    Returns:
+        The path written.
+    """
+    path = path or settings_path()
+    document = settings.model_dump(mode="json", context={_REVEAL: True})
+    write_private_file(path, (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode())
+    logger.info("Settings saved to %s", path)
+    return path
+
+
+def _describe_validation_error(exc: ValidationError) -> str:
+    """Locations and reasons only: the offending values (maybe a key) are left out."""
+    parts = []
+    for error in exc.errors(include_input=False, include_url=False)[:3]:
+        where = ".".join(str(p) for p in error["loc"]) or "(top level)"
+        parts.append(f"{where}: {error['msg']}")
+    return "it has invalid entries (" + "; ".join(parts) + ")"
+
+
+def _unusable(path: Path, reason: str, *, keep_aside: bool = True) -> LoadedSettings:
+    kept = _keep_aside(path) if keep_aside else None
+    warning = f"Your settings file {path} could not be used: {reason}."
+    if kept is not None:
+        warning += f" It was kept as {kept.name}; default settings are in use."
+    logger.warning("%s", warning)
+    return LoadedSettings(Settings(), warning)
+
+
+def _keep_aside(path: Path) -> Path | None:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.bad-{stamp}")
+    counter = 1
+    while target.exists():
+        counter += 1
+        target = path.with_name(f"{path.name}.bad-{stamp}-{counter}")
+    try:
+        os.replace(path, target)
+    except OSError as exc:
+        logger.warning("Could not keep the unusable settings file aside: %s", exc.strerror)
+        return None
+    return target

@@ -1,0 +1,203 @@
+"""Session bytes: orjson in slices, meta first, and reading the meta from a prefix.
+
+orjson holds the GIL for a whole call, so a worker thread encoding or decoding a
+10,000-message memory in one call stalls the event loop for that long (~10 ms to encode,
+~50 ms to decode). Long lists are therefore encoded a few hundred items at a time and
+spliced with a newline after ``[``, after each slice's last comma and before ``]``.
+Newlines are JSON whitespace and orjson never writes one (it escapes them in strings),
+so the file stays plain ``{name: state_dict, ...}`` (what ``JSONSession`` and any JSON
+reader load), and decoding can split it at those newlines and parse one slice at a time.
+A file whose lines do not parse that way (written by another tool) is parsed whole.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from desktop_agent.session._json_codec import decode_json, encode_json, gc_paused
+
+SLICE_ITEMS = 256
+_DECODER = json.JSONDecoder()
+_MAX_SPLIT_DEPTH = 4
+_META_HEAD = re.compile(rb'\s*\{\s*"meta"\s*:\s*')
+
+
+def yield_gil() -> None:
+    """Let a thread waiting for the GIL (the event loop) run now, not after the 5 ms
+    switch interval: called between slices of long work in worker threads."""
+    time.sleep(0)
+
+
+class SessionDecodeError(ValueError):
+    """The bytes are not a JSON object of module states (the message says why)."""
+
+
+def dumps(value: Any) -> bytes:
+    """JSON bytes for ``value`` (as ``JSONSession`` encodes it).
+
+    Raises:
+        TypeError: ``value`` holds something JSON cannot represent.
+    """
+    return encode_json(value)
+
+
+def encode(value: Any) -> bytes:
+    """JSON bytes for ``value``, splitting long lists (and the dicts above them)."""
+    chunks: list[bytes | memoryview] = []
+    _encode_into(value, 0, chunks)
+    return b"".join(chunks)  # the one copy of the whole file
+
+
+def _encode_into(value: Any, depth: int, out: list[bytes | memoryview]) -> None:
+    if isinstance(value, list) and len(value) > SLICE_ITEMS:
+        snapshot = list(value)
+        out.append(b"[\n")
+        for start in range(0, len(snapshot), SLICE_ITEMS):
+            if start:
+                out.append(b",\n")
+                yield_gil()
+            out.append(memoryview(dumps(snapshot[start : start + SLICE_ITEMS]))[1:-1])
+        out.append(b"\n]")
+        return
+    if isinstance(value, dict) and depth < _MAX_SPLIT_DEPTH:
+        items = list(value.items())
+        if all(isinstance(key, str) for key, _ in items):
+            out.append(b"{")
+            for number, (key, item) in enumerate(items):
+                out.append(b"," + dumps(key) + b":" if number else dumps(key) + b":")
+                _encode_into(item, depth + 1, out)
+            out.append(b"}")
+            return
+    out.append(dumps(value))
+
+
+def encode_session(parts: Mapping[str, Any]) -> bytes:
+    """The file's bytes: ``{"meta": ..., <module>: ..., ...}`` in the order given."""
+    return encode(dict(parts))
+
+
+def decode(data: bytes) -> Any:
+    """Parse JSON bytes as ``JSONSession`` does (orjson when exact, else stdlib).
+
+    Raises:
+        SessionDecodeError: Not UTF-8 JSON; the message says why and where.
+    """
+    if not data or data.isspace():
+        raise SessionDecodeError("the file is empty")
+    try:
+        with gc_paused():
+            if b"[\n" in data:
+                found = _decode_slices(data)
+                if found is not _NOT_SLICED:
+                    return found
+            return decode_json(data)
+    except UnicodeDecodeError as exc:
+        raise SessionDecodeError(f"it is not UTF-8 text ({exc.reason})") from None
+    except ValueError as exc:  # json.JSONDecodeError
+        raise SessionDecodeError(f"it is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise SessionDecodeError("its JSON nests too deeply to be read") from None
+
+
+_NOT_SLICED = object()
+
+
+def _decode_slices(data: bytes) -> Any:
+    """Parse a file written by :func:`encode` slice by slice; ``_NOT_SLICED`` if it is not."""
+    lines = data.split(b"\n")
+    marker = f"\x00{secrets.token_hex(8)}:"
+    skeleton, index = bytearray(), 0
+    arrays: list[list[Any]] = []
+    while True:
+        head = lines[index]
+        if index:
+            if not head.startswith(b"]"):
+                return _NOT_SLICED
+            head = head[1:]
+        if index == len(lines) - 1:
+            skeleton += head
+            break
+        if not head.endswith(b"["):
+            return _NOT_SLICED
+        skeleton += head[:-1] + dumps(f"{marker}{len(arrays)}")
+        items, index = _decode_items(lines, index + 1)
+        if items is None:
+            return _NOT_SLICED
+        arrays.append(items)
+    try:
+        return _fill(decode_json(bytes(skeleton)), marker, arrays)
+    except ValueError:
+        return _NOT_SLICED
+
+
+def _decode_items(lines: list[bytes], index: int) -> tuple[list[Any] | None, int]:
+    items: list[Any] = []
+    while index < len(lines) and not lines[index].startswith(b"]"):
+        line = lines[index]
+        try:
+            items.extend(decode_json(b"[" + (line[:-1] if line.endswith(b",") else line) + b"]"))
+        except ValueError:
+            return None, index
+        index += 1
+        yield_gil()
+    return (items if index < len(lines) else None), index
+
+
+def _fill(value: Any, marker: str, arrays: list[list[Any]]) -> Any:
+    if isinstance(value, str) and value.startswith(marker):
+        return arrays[int(value[len(marker) :])]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, (dict, list, str)):
+                value[key] = _fill(item, marker, arrays)
+    elif isinstance(value, list):
+        for position, item in enumerate(value):
+            if isinstance(item, (dict, list, str)):
+                value[position] = _fill(item, marker, arrays)
+    return value
+
+
+def decode_parts(data: bytes) -> dict[str, Any]:
+    """Parse a session file: a JSON object whose values are objects.
+
+    Raises:
+        SessionDecodeError: Not JSON, or not of the shape ``{name: {...}, ...}``.
+    """
+    parts = decode(data)
+    if not isinstance(parts, dict):
+        raise SessionDecodeError(
+            f"it holds a JSON {type(parts).__name__}, not an object of saved parts"
+        )
+    for name, state in parts.items():
+        if not isinstance(state, dict):
+            raise SessionDecodeError(
+                f"its part {name!r} is a {type(state).__name__}, not an object"
+            )
+    return parts
+
+
+def meta_from_prefix(head: bytes) -> tuple[Any, int] | None:
+    """The ``"meta"`` value at the start of a session file, and the byte where it ends.
+
+    Returns ``None`` when the file does not start with ``{"meta":`` or the value does not
+    end inside ``head`` (read more, or parse the whole file).
+    """
+    match = _META_HEAD.match(head)
+    if match is None:
+        return None
+    text = head[match.end() :].decode("utf-8", "ignore")
+    try:
+        value, end = _DECODER.raw_decode(text)
+    except ValueError:
+        return None
+    return value, match.end() + len(text[:end].encode("utf-8"))
+
+
+def ends_like_object(tail: bytes) -> bool:
+    """Whether the last bytes close a JSON object (a cheap truncation check)."""
+    return tail.rstrip().endswith(b"}")

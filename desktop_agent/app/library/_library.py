@@ -1,0 +1,537 @@
+"""``SessionLibrary``: the saved sessions of one data root, for the sidebar and autosave.
+
+Only ``state_dict()`` / ``load_state_dict()`` run on the event loop (they touch live
+objects); everything else (blobs, encoding, writing, parsing, listing, searching) runs
+in worker threads via ``SessionStore``. Each session file is ``{"meta": ..., <module>:
+..., ...}``, exactly what ``JSONSession`` writes and reads, with ``"meta"`` first.
+
+Ownership: the process that created or loaded a session holds its lock and is its only
+writer; another process loads it read-only. A damaged file or one from a newer version
+is never written, moved or deleted unless the user asks for it (``replace_damaged``,
+``delete``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import shortuuid
+
+from desktop_agent.app.library._errors import (
+    SessionCorruptError,
+    SessionError,
+    SessionFromNewerVersionError,
+)
+from desktop_agent.app.library._files import SessionFile
+from desktop_agent.app.library._lock import SessionLock
+from desktop_agent.app.library._meta import (
+    SCHEMA_VERSION,
+    SessionMeta,
+    find_conversation,
+    now_iso,
+    title_from_conversation,
+)
+from desktop_agent.app.library._paths import SessionPaths, check_session_id, data_root
+from desktop_agent.app.library._scan import BLOB_THRESHOLD, StateScanner
+from desktop_agent.app.library._search import find_in_sessions
+from desktop_agent.app.library._storage import UNFINISHED_REPLY, ListedEntry, SessionStore
+from desktop_agent.app.library._summary import (
+    LoadedSession,
+    SessionChange,
+    SessionStatus,
+    SessionSummary,
+    by_last_activity,
+    summary_from_entry,
+)
+from desktop_agent.message import Msg
+from desktop_agent.module import StateModule
+from desktop_agent.session._json_codec import gc_paused
+
+logger = logging.getLogger("desktop_agent")
+
+_RESERVED_NAMES = frozenset({"meta", UNFINISHED_REPLY})
+_LOCKED_TEXT = "Open in another desktop-agent window (read-only here)."
+_LOAD_ERRORS = (KeyError, TypeError, ValueError, AssertionError, AttributeError, IndexError)
+
+
+@dataclass(eq=False)
+class _OpenSession:
+    meta: SessionMeta
+    lock: SessionLock
+    scanner: StateScanner
+    stamp: list[int] | None = None  # the file as last read or written here
+    writing: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class SessionLibrary:
+    """The saved sessions under a data root: list, create, save, load, rename, delete, search.
+
+    Methods that touch files are coroutines whose blocking work runs in worker threads.
+    """
+
+    def __init__(
+        self, root: str | os.PathLike[str] | None = None, *, blob_threshold: int = BLOB_THRESHOLD
+    ) -> None:
+        """Create the library.
+
+        Args:
+            root: The data root; default :func:`data_root` (``$DESKTOP_AGENT_HOME`` or the
+                platform's user data folder). Sessions go to ``root/sessions``.
+            blob_threshold: Base64 images/audio longer than this many characters are saved
+                as files beside the session.
+        """
+        self.root = Path(root) if root is not None else data_root()
+        self._paths = SessionPaths(self.root)
+        self._store = SessionStore(self._paths)
+        self._blob_threshold = blob_threshold
+        self._open: dict[str, _OpenSession] = {}
+        self._damaged: dict[str, SessionError] = {}
+        self._listeners: builtins.list[Callable[[SessionChange], None]] = []
+
+    @property
+    def sessions_dir(self) -> Path:
+        """The folder holding the session files (a ``JSONSession`` ``save_dir``)."""
+        return self._paths.sessions
+
+    @property
+    def trash_dir(self) -> Path:
+        """The folder holding deleted sessions."""
+        return self._paths.trash
+
+    # -- events --------------------------------------------------------------------------
+
+    def add_listener(self, listener: Callable[[SessionChange], None]) -> Callable[[], None]:
+        """Call ``listener`` (on the event loop) after each change; returns its remover."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _emit(
+        self,
+        kind: Any,
+        session_id: str,
+        summary: SessionSummary | None,
+        error: SessionError | None = None,
+    ) -> None:
+        change = SessionChange(kind, session_id, summary, error)
+        for listener in builtins.list(self._listeners):
+            try:
+                listener(change)
+            except Exception:
+                logger.exception("A session list listener failed on %s", change)
+
+    # -- listing -------------------------------------------------------------------------
+
+    async def list(self) -> builtins.list[SessionSummary]:
+        """Every session, most recent activity first, from the index.
+
+        Only sessions whose file changed since the index was written are read (their
+        first kilobytes), so this stays fast with hundreds of large sessions.
+        """
+        rows = await asyncio.to_thread(self._store.list_entries, self._held())
+        return by_last_activity([_summary(row) for row in rows])
+
+    async def list_trash(self) -> builtins.list[SessionSummary]:
+        """The deleted sessions that ``restore`` can bring back, most recent first."""
+        rows = await asyncio.to_thread(self._store.trashed_entries)
+        return by_last_activity([_summary(row) for row in rows])
+
+    def _held(self) -> frozenset[str]:
+        return frozenset(sid for sid, session in self._open.items() if session.lock.held)
+
+    async def search(
+        self, query: str, *, limit: int | None = None
+    ) -> builtins.list[SessionSummary]:
+        """Sessions whose title or text contains ``query`` (any case), most recent first.
+
+        Content matches carry a ``snippet``. The text files are scanned in a worker
+        thread, newest first, stopping at ``limit``; cancelling the call stops the scan.
+        """
+        needle = query.strip().lower()
+        rows = await self.list()
+        if not needle:
+            return rows[:limit]
+        cancelled = threading.Event()
+        by_title = {row.session_id for row in rows if needle in row.title.lower()}
+        searchable = [
+            row.session_id for row in rows if row.status in (SessionStatus.OK, SessionStatus.LOCKED)
+        ]
+        try:
+            snippets = await asyncio.to_thread(
+                find_in_sessions, self._paths, searchable, needle, limit, cancelled
+            )
+        finally:
+            cancelled.set()
+        hits = [
+            replace(row, snippet=snippets.get(row.session_id, ""))
+            for row in rows
+            if row.session_id in by_title or row.session_id in snippets
+        ]
+        return hits[:limit]
+
+    # -- open sessions -------------------------------------------------------------------
+
+    def is_open(self, session_id: str) -> bool:
+        """Whether this library created or loaded the session (and has not closed it)."""
+        return session_id in self._open
+
+    def is_read_only(self, session_id: str) -> bool:
+        """Whether an open session is held for writing by another process."""
+        return not self._get_open(session_id).lock.held
+
+    def meta(self, session_id: str) -> SessionMeta:
+        """The live metadata of an open session (set ``model`` here before a save)."""
+        return self._get_open(session_id).meta
+
+    def _get_open(self, session_id: str) -> _OpenSession:
+        session = self._open.get(check_session_id(session_id))
+        if session is None:
+            raise RuntimeError(f"Session {session_id!r} is not open: create() or load() it first.")
+        return session
+
+    def _new_open(self, session_id: str, meta: SessionMeta) -> _OpenSession:
+        return _OpenSession(
+            meta=meta,
+            lock=SessionLock(self._paths.lock(session_id)),
+            scanner=StateScanner(self._paths.blobs(session_id), self._blob_threshold),
+        )
+
+    async def close(self, session_id: str) -> None:
+        """Stop writing a session: wait for a save in flight, then release its lock."""
+        session = self._open.pop(check_session_id(session_id), None)
+        if session is not None:
+            async with session.writing:
+                session.lock.release()
+
+    async def close_all(self) -> None:
+        """Close every open session (at app shutdown)."""
+        for session_id in builtins.list(self._open):
+            await self.close(session_id)
+
+    # -- create / save / load ------------------------------------------------------------
+
+    async def create(self, title: str | None = None, model: str | None = None) -> str:
+        """Create a session, write it and hold it; returns its id.
+
+        Raises:
+            SessionSaveError: It could not be written. The session is open in memory all
+                the same (its id is ``error.session_id``); later saves retry.
+        """
+        session_id = shortuuid.uuid()
+        now = now_iso()
+        custom_title = (title or "").strip()
+        meta = SessionMeta(
+            title=custom_title,
+            created=now,
+            updated=now,
+            model=model or "",
+            title_is_custom=bool(custom_title),
+        )
+        session = self._new_open(session_id, meta)
+        self._open[session_id] = session
+        async with session.writing:
+            entry = await asyncio.to_thread(
+                self._store.write, session_id, session.lock, session.scanner, _copy(meta), {}, None
+            )
+            session.stamp = entry["stamp"]
+        self._emit("created", session_id, summary_from_entry(session_id, entry))
+        return session_id
+
+    async def save(
+        self,
+        session_id: str,
+        /,
+        *,
+        unfinished_reply: Msg | None = None,
+        replace_damaged: bool = False,
+        **modules: StateModule,
+    ) -> SessionSummary:
+        """Save an open session's modules (plus its metadata, as ``"meta"``).
+
+        Only the ``state_dict()`` calls run on the event loop. The metadata's ``updated``
+        and ``message_count`` are refreshed and, unless the user chose one, the title is
+        taken from the first user message.
+
+        Args:
+            session_id: A session this library created or loaded.
+            unfinished_reply: A reply still streaming, saved beside the modules (see
+                :attr:`LoadedSession.unfinished_reply`).
+            replace_damaged: The user chose to replace a session whose file could not be
+                loaded; the damaged file is moved to the trash first, never deleted.
+            **modules: The parts to save, e.g. ``agent=agent``.
+
+        Raises:
+            SessionCorruptError, SessionFromNewerVersionError: The session's file could not
+                be loaded, so it is not overwritten (unless ``replace_damaged``).
+            SessionLockedError: Another process has the session open for writing.
+            SessionSaveError: The disk refused; the modules in memory are intact.
+            RuntimeError: The session is neither created nor loaded here.
+        """
+        _check_modules(modules)
+        session = self._open.get(check_session_id(session_id))
+        if session is None:
+            session = await self._reopen_damaged(session_id, replace_damaged)
+        # A state_dict() of a long memory allocates objects by the ten thousand and they
+        # live until the write is done: with the collector on, scanning them would stall
+        # the loop for longer than state_dict() itself. Freed by reference counting after.
+        async with session.writing:
+            with gc_paused():
+                parts = {name: module.state_dict() for name, module in modules.items()}
+                _refresh_meta(session.meta, parts)
+                if unfinished_reply is not None:
+                    parts[UNFINISHED_REPLY] = unfinished_reply.to_dict()
+                entry = await asyncio.to_thread(
+                    self._store.write,
+                    session_id,
+                    session.lock,
+                    session.scanner,
+                    _copy(session.meta),
+                    parts,
+                    session.stamp,
+                )
+                del parts
+            session.stamp = entry["stamp"]
+        summary = summary_from_entry(session_id, entry)
+        self._emit("saved", session_id, summary)
+        return summary
+
+    async def _reopen_damaged(self, session_id: str, replace_damaged: bool) -> _OpenSession:
+        error = self._damaged.get(session_id)
+        if error is None:
+            raise RuntimeError(f"Session {session_id!r} is not open: create() or load() it first.")
+        if not replace_damaged:
+            raise _fresh(error)
+        now = now_iso()
+        session = self._new_open(session_id, SessionMeta(created=now, updated=now))
+        await asyncio.to_thread(self._store.set_aside, session_id, session.lock)
+        self._open[session_id] = session
+        del self._damaged[session_id]
+        return session
+
+    async def load(self, session_id: str, /, **modules: StateModule) -> LoadedSession:
+        """Load a session into ``modules`` (e.g. ``agent=agent``) and open it.
+
+        Parts missing from the file are skipped, as ``JSONSession`` does. Older formats
+        are migrated. If another process holds the session, it loads read-only.
+
+        Raises:
+            SessionNotFoundError: There is no such session.
+            SessionCorruptError: The file is damaged or a part does not fit its module
+                (which may then be partly loaded: discard it). The file is not touched.
+            SessionFromNewerVersionError: The file comes from a newer app version.
+        """
+        _check_modules(modules)
+        check_session_id(session_id)
+        with gc_paused():  # the parsed state lives until it is loaded (see save)
+            found = await self._read(session_id)
+            session = self._open.get(session_id) or self._new_open(session_id, SessionMeta())
+            held = await asyncio.to_thread(self._store.acquire, session.lock)
+            failure = _load_parts(session_id, self._paths.file(session_id), found.parts, modules)
+        if failure is not None:
+            if session_id not in self._open:
+                session.lock.release()
+            await self._remember_damaged(session_id, failure)
+            raise failure
+        session.meta = SessionMeta.from_state(found.meta)
+        session.stamp = found.stamp
+        self._open[session_id] = session
+        self._damaged.pop(session_id, None)
+        summary = summary_from_entry(session_id, _entry_of(session.meta))
+        return LoadedSession(summary, not held, _unfinished(found.parts.get(UNFINISHED_REPLY)))
+
+    async def _read(self, session_id: str) -> SessionFile:
+        try:
+            return await asyncio.to_thread(self._store.read, session_id)
+        except (SessionCorruptError, SessionFromNewerVersionError) as exc:
+            self._damaged[session_id] = exc
+            self._emit("damaged", session_id, None, exc)
+            raise
+
+    async def _remember_damaged(self, session_id: str, error: SessionCorruptError) -> None:
+        await asyncio.to_thread(self._store.damaged, session_id, error.reason)
+        self._damaged[session_id] = error
+        self._emit("damaged", session_id, None, error)
+
+    # -- titles --------------------------------------------------------------------------
+
+    async def rename(self, session_id: str, title: str) -> SessionSummary:
+        """Give a session the user's title (kept from then on).
+
+        Raises:
+            ValueError: The title is empty.
+            SessionNotFoundError, SessionCorruptError, SessionFromNewerVersionError,
+            SessionLockedError, SessionSaveError.
+        """
+        title = " ".join(title.split())
+        if not title:
+            raise ValueError("A session title cannot be empty.")
+        summary = await self._retitle(session_id, title, custom=True)
+        assert summary is not None
+        return summary
+
+    async def refine_title(self, session_id: str, title: str) -> bool:
+        """Set a better title (e.g. one the model suggested), unless the user chose one.
+
+        Returns:
+            Whether the title was changed.
+        """
+        title = " ".join(title.split())
+        if not title:
+            return False
+        return await self._retitle(session_id, title, custom=False) is not None
+
+    async def _retitle(self, session_id: str, title: str, *, custom: bool) -> SessionSummary | None:
+        check_session_id(session_id)
+        if session_id in self._damaged:
+            raise _fresh(self._damaged[session_id])
+        session = self._open.get(session_id)
+        if session is None:
+            return await self._retitle_closed(session_id, title, custom)
+        async with session.writing:
+            if session.meta.title_is_custom and not custom:
+                return None
+            entry = await asyncio.to_thread(
+                self._store.retitle, session_id, session.lock, _titled(title, custom)
+            )
+            session.meta.title, session.meta.title_is_custom = title, custom
+            session.stamp = entry["stamp"]
+        return self._renamed(session_id, entry)
+
+    async def _retitle_closed(
+        self, session_id: str, title: str, custom: bool
+    ) -> SessionSummary | None:
+        skipped = False
+        titled = _titled(title, custom)
+
+        def update(meta: dict[str, Any]) -> dict[str, Any]:
+            nonlocal skipped
+            if meta.get("title_is_custom") and not custom:
+                skipped = True
+                return meta
+            return titled(meta)
+
+        lock = SessionLock(self._paths.lock(session_id))
+        entry = await asyncio.to_thread(self._store.retitle, session_id, lock, update)
+        return None if skipped else self._renamed(session_id, entry)
+
+    def _renamed(self, session_id: str, entry: dict[str, Any]) -> SessionSummary:
+        summary = summary_from_entry(session_id, entry)
+        self._emit("renamed", session_id, summary)
+        return summary
+
+    # -- delete / trash ------------------------------------------------------------------
+
+    async def delete(self, session_id: str) -> None:
+        """Move a session to the trash (recoverable with :meth:`restore`).
+
+        Stop its autosaver first. Deleting a damaged session is allowed (the user asked).
+
+        Raises:
+            SessionNotFoundError, SessionLockedError, SessionSaveError.
+        """
+        check_session_id(session_id)
+        session = self._open.get(session_id)
+        if session is None:
+            lock = SessionLock(self._paths.lock(session_id))
+            await asyncio.to_thread(self._store.to_trash, session_id, lock)
+        else:
+            async with session.writing:
+                await asyncio.to_thread(self._store.to_trash, session_id, session.lock)
+            self._open.pop(session_id, None)
+        self._damaged.pop(session_id, None)
+        self._emit("deleted", session_id, None)
+
+    async def restore(self, session_id: str) -> SessionSummary:
+        """Bring a deleted session back from the trash.
+
+        Raises:
+            SessionNotFoundError: It is not in the trash.
+            SessionError: A session with its id exists already.
+            SessionSaveError: The files could not be moved.
+        """
+        check_session_id(session_id)
+        entry = await asyncio.to_thread(self._store.restore, session_id)
+        summary = summary_from_entry(session_id, entry)
+        self._emit("restored", session_id, summary)
+        return summary
+
+    async def empty_trash(self) -> int:
+        """Delete the trash for good; returns how many sessions it held."""
+        return await asyncio.to_thread(self._store.empty_trash)
+
+
+def _titled(title: str, custom: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    return lambda meta: {**meta, "title": title, "title_is_custom": custom}
+
+
+def _summary(row: ListedEntry) -> SessionSummary:
+    summary = summary_from_entry(row.session_id, row.entry)
+    if row.locked:
+        return replace(summary, status=SessionStatus.LOCKED, error=_LOCKED_TEXT)
+    return summary
+
+
+def _check_modules(modules: dict[str, StateModule]) -> None:
+    for name, module in modules.items():
+        if name in _RESERVED_NAMES:
+            raise ValueError(f"The name {name!r} is reserved by the session library.")
+        if not isinstance(module, StateModule):
+            raise TypeError(f"{name!r} must be a StateModule, got {type(module).__name__}.")
+
+
+def _copy(meta: SessionMeta) -> dict[str, Any]:
+    return dict(meta.state_dict())
+
+
+def _refresh_meta(meta: SessionMeta, parts: dict[str, Any]) -> None:
+    conversation = find_conversation(parts)
+    meta.message_count = len(conversation)
+    meta.updated = now_iso()
+    meta.schema_version = SCHEMA_VERSION
+    if not meta.title and not meta.title_is_custom:
+        meta.title = title_from_conversation(conversation)
+
+
+def _load_parts(
+    session_id: str, path: Path, parts: dict[str, Any], modules: dict[str, StateModule]
+) -> SessionCorruptError | None:
+    """Load each module's part; the error to raise if one does not fit."""
+    for name, module in modules.items():
+        if name not in parts:
+            continue
+        try:
+            module.load_state_dict(parts[name])
+        except Exception as exc:  # whatever the module rejects the state with
+            reason = f"its part {name!r} does not fit ({type(exc).__name__}: {exc})"
+            error = SessionCorruptError(session_id, str(path), reason)
+            error.__cause__ = exc
+            return error
+    return None
+
+
+def _entry_of(meta: SessionMeta) -> dict[str, Any]:
+    return {**meta.state_dict(), "status": SessionStatus.OK.value, "error": ""}
+
+
+def _unfinished(state: Any) -> Msg | None:
+    if not isinstance(state, dict):
+        return None
+    try:
+        return Msg.from_dict(state)
+    except _LOAD_ERRORS:
+        return None
+
+
+def _fresh(error: SessionError) -> SessionError:
+    """A new exception like ``error`` (an exception object is raised once)."""
+    clone = type(error).__new__(type(error))
+    clone.__dict__.update(error.__dict__)
+    Exception.__init__(clone, error.message)
+    return clone

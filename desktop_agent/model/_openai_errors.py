@@ -1,0 +1,177 @@
+"""Translation of ``openai`` SDK exceptions into :mod:`desktop_agent.model` errors.
+
+The SDK is imported lazily (``import openai`` costs ~0.75 s), so this module only touches
+it inside :func:`translate_openai_error`, which runs after a client already exists.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from desktop_agent.model._exceptions import (
+    ModelAPIError,
+    ModelAuthenticationError,
+    ModelConnectionError,
+    ModelError,
+    ModelNotFoundError,
+    ModelRateLimitError,
+    ModelResponseError,
+)
+
+_MAX_SERVER_MESSAGE = 500
+
+
+def translate_openai_error(
+    exc: BaseException, *, base_url: str, mid_stream: bool = False
+) -> ModelError:
+    """The :class:`ModelError` that describes ``exc`` to a user.
+
+    Args:
+        exc: An exception raised by the ``openai`` SDK.
+        base_url: The server the request went to, named in connection errors.
+        mid_stream: Whether the error happened while reading a streamed answer.
+    """
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError):
+        return ModelConnectionError(
+            f"The model server at {base_url} did not answer in time (request timed out)."
+        )
+    if isinstance(exc, openai.APIConnectionError):
+        return _connection_error(exc, base_url=base_url, mid_stream=mid_stream)
+    if isinstance(exc, openai.APIResponseValidationError):
+        return ModelResponseError(f"The model server sent a response of unexpected shape: {exc}")
+    if isinstance(exc, openai.APIStatusError):
+        return _status_error(
+            exc.status_code, exc.body, headers=exc.response.headers, base_url=base_url
+        )
+    if isinstance(exc, openai.APIError):
+        return _stream_error_event(exc)
+    if isinstance(exc, openai.LengthFinishReasonError | openai.ContentFilterFinishReasonError):
+        return ModelResponseError(f"The model's answer could not be used: {exc}")
+    return ModelError(f"The model call failed: {exc}")
+
+
+def _connection_error(exc: BaseException, *, base_url: str, mid_stream: bool) -> ModelError:
+    causes = list(_cause_chain(exc))
+    if mid_stream:
+        return ModelConnectionError(
+            f"The connection to the model server at {base_url} was lost mid-stream; "
+            "the answer is incomplete."
+        )
+    if any(isinstance(cause, ConnectionRefusedError) for cause in causes) or any(
+        "refused" in str(cause).lower() for cause in causes
+    ):
+        return ModelConnectionError(
+            f"Could not connect to the model server at {base_url}: connection refused. "
+            "Is the server running, and is the base URL right?"
+        )
+    if any(isinstance(cause, socket.gaierror) for cause in causes):
+        return ModelConnectionError(
+            f"Could not resolve the host of the model server at {base_url}. "
+            "Check the base URL and your network connection."
+        )
+    detail = str(causes[-1]) if len(causes) > 1 and str(causes[-1]) else str(exc)
+    return ModelConnectionError(f"Could not reach the model server at {base_url}: {detail}")
+
+
+def _cause_chain(exc: BaseException) -> list[BaseException]:
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def _status_error(status: int, body: Any, *, headers: Any, base_url: str) -> ModelAPIError:
+    server_message = _server_message(body)
+    detail = f": {server_message}" if server_message else "."
+    if status in (401, 403):
+        hint = (
+            "Check the API key in the provider settings."
+            if status == 401
+            else "Check that this API key may use this model."
+        )
+        return ModelAuthenticationError(
+            f"The model server refused the request (HTTP {status}){detail} {hint}",
+            status_code=status,
+            body=body,
+            server_message=server_message,
+        )
+    if status == 404:
+        return ModelNotFoundError(
+            f"The model server answered 404 Not Found{detail} "
+            f"Check the model name and the base URL ({base_url}).",
+            status_code=status,
+            body=body,
+            server_message=server_message,
+        )
+    if status == 429:
+        retry_after = parse_retry_after(headers)
+        when = f"Try again in {retry_after:g} s." if retry_after is not None else "Try again later."
+        return ModelRateLimitError(
+            f"The model server is rate limiting requests (HTTP 429){detail} {when}",
+            status_code=status,
+            body=body,
+            server_message=server_message,
+            retry_after=retry_after,
+        )
+    if status >= 500:
+        message = f"The model server had an internal error (HTTP {status}){detail} Try again."
+    else:
+        message = f"The model server rejected the request (HTTP {status}){detail}"
+    return ModelAPIError(message, status_code=status, body=body, server_message=server_message)
+
+
+def _stream_error_event(exc: Any) -> ModelAPIError:
+    body = getattr(exc, "body", None)
+    server_message = _server_message(body) or str(getattr(exc, "message", "")) or None
+    kind = str(body.get("type") or body.get("code") or "") if isinstance(body, dict) else ""
+    message = f"The model server reported an error during the answer: {server_message}"
+    if "rate" in kind.lower() and "limit" in kind.lower():
+        return ModelRateLimitError(
+            message, status_code=None, body=body, server_message=server_message
+        )
+    return ModelAPIError(message, status_code=None, body=body, server_message=server_message)
+
+
+def _server_message(body: Any) -> str | None:
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else inner
+        return str(message)[:_MAX_SERVER_MESSAGE] if message else None
+    if isinstance(body, str) and body.strip():
+        return body.strip()[:_MAX_SERVER_MESSAGE]
+    return None
+
+
+def parse_retry_after(headers: Any) -> float | None:
+    """Seconds from ``retry-after-ms`` or ``retry-after`` (numeric or HTTP date), or ``None``."""
+    if headers is None:
+        return None
+    for name, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return max(float(value) / divisor, 0.0)
+        except ValueError:
+            pass
+    return _retry_after_date(headers.get("retry-after"))
+
+
+def _retry_after_date(value: str | None) -> float | None:
+    import email.utils
+    import time
+
+    if not value:
+        return None
+    try:
+        parsed = email.utils.parsedate_tz(value)
+        if parsed is None:
+            return None
+        return max(float(email.utils.mktime_tz(parsed) - time.time()), 0.0)
+    except (TypeError, ValueError, OverflowError):
+        return None

@@ -1,0 +1,218 @@
+"""Accumulating an OpenAI chat-completion stream into cumulative ``ChatResponse``s.
+
+Every chunk with choices yields a response holding *everything so far*, in the block
+order ``[Thinking?, Audio?, Text?, *ToolUse]`` (AgentScope's contract). The design
+decision: per-chunk cost must not grow with the answer. Text accumulators are strings
+grown in place (one ``memcpy`` per chunk, no re-joining of pieces), only the tool calls
+that received a delta are re-parsed, and their parse is incremental.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from desktop_agent._utils import timestamp_id, timestamp_now
+from desktop_agent.model._exceptions import ModelResponseError
+from desktop_agent.model._model_response import ChatResponse, ChatUsage
+from desktop_agent.model._tool_arguments import StreamedToolCall
+
+# Give a GUI sharing the loop a turn at least this often while draining buffered chunks.
+PAUSE_INTERVAL = 0.008
+
+
+class Pacer:
+    """Says when a stream consumer should ``await asyncio.sleep(0)``.
+
+    When SSE data is already buffered, ``async for`` over the SDK stream completes its
+    awaits without suspending, so a Qt GUI on the same loop would freeze; pausing every
+    ~8 ms keeps it responsive at a negligible cost.
+
+    Args:
+        interval: Seconds between pauses (default ``PAUSE_INTERVAL``, 8 ms).
+        clock: The time source.
+    """
+
+    __slots__ = ("_clock", "_interval", "_last")
+
+    def __init__(
+        self, interval: float | None = None, clock: Callable[[], float] = time.perf_counter
+    ) -> None:
+        self._interval = PAUSE_INTERVAL if interval is None else interval
+        self._clock = clock
+        self._last = clock()
+
+    def due(self) -> bool:
+        """Whether ``interval`` passed since the last pause (which this call then records)."""
+        now = self._clock()
+        if now - self._last < self._interval:
+            return False
+        self._last = now
+        return True
+
+
+def unreadable_stream(exc: Exception) -> ModelResponseError:
+    """The error for a stream event that is not valid JSON."""
+    return ModelResponseError(f"The model server sent a stream event that is not valid JSON: {exc}")
+
+
+def field(obj: Any, name: str) -> Any:
+    """``obj.name`` for SDK models (including extra fields) or ``obj[name]`` for dicts."""
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def reasoning_of(obj: Any) -> Any:
+    """The reasoning text of a message or delta (``reasoning_content`` or ``reasoning``)."""
+    value = field(obj, "reasoning_content")
+    if value is None:
+        value = field(obj, "reasoning")
+    return value
+
+
+def usage_of(raw_usage: Any, started: float) -> ChatUsage:
+    """A :class:`ChatUsage` from the SDK's usage object; ``metadata`` keeps the raw object."""
+    return ChatUsage(
+        input_tokens=int(field(raw_usage, "prompt_tokens") or 0),
+        output_tokens=int(field(raw_usage, "completion_tokens") or 0),
+        time=time.monotonic() - started,
+        metadata=raw_usage,
+    )
+
+
+class StreamAccumulator:
+    """Folds chunks into cumulative ``ChatResponse``s.
+
+    Args:
+        started: ``time.monotonic()`` when the request was sent.
+        stream_tool_parsing: Parse tool arguments on every chunk (else ``{}`` until the end).
+        audio_media_type: Media type of streamed audio, e.g. ``"audio/mp3"``.
+    """
+
+    def __init__(self, *, started: float, stream_tool_parsing: bool, audio_media_type: str) -> None:
+        self.started = started
+        self.stream_tool_parsing = stream_tool_parsing
+        self.audio_media_type = audio_media_type
+        self.response_id: str | None = None
+        self.created_at = timestamp_now()
+        self.thinking = ""
+        self.text = ""
+        self.audio = ""
+        self.tool_calls: dict[int, StreamedToolCall] = {}
+        self.usage: ChatUsage | None = None
+        self.metadata: dict[str, Any] | None = None
+        self.content: list[Any] = []
+        self._first_chunk = True
+
+    def feed(self, chunk: Any) -> bool:
+        """Take one chunk; whether a new response should be yielded."""
+        if self._first_chunk:
+            self._first_chunk = False
+            self.response_id = chunk.id or None
+        if chunk.usage:
+            self.usage = usage_of(chunk.usage, self.started)
+        if not chunk.choices:
+            return bool(chunk.usage) and bool(self.content)
+        choice = chunk.choices[0]
+        delta = getattr(choice, "delta", None)
+        if delta is not None:
+            self._take_delta(delta)
+        if getattr(choice, "finish_reason", None) and self.stream_tool_parsing:
+            for call in self.tool_calls.values():
+                call.finish()
+        self.content = self._blocks()
+        return bool(self.content)
+
+    def _take_delta(self, delta: Any) -> None:
+        reasoning = reasoning_of(delta)
+        if isinstance(reasoning, str):
+            self.thinking += reasoning
+        content = delta.content
+        if content:
+            self.text += content
+        audio = field(delta, "audio")
+        if audio is not None:
+            self._take_audio(audio)
+        tool_calls = delta.tool_calls
+        if tool_calls:
+            self._take_tool_calls(tool_calls)
+
+    def _take_audio(self, audio: Any) -> None:
+        data = field(audio, "data")
+        if data:
+            self.audio += data
+        transcript = field(audio, "transcript")
+        if transcript:
+            self.text += transcript
+
+    def _take_tool_calls(self, tool_calls: Any) -> None:
+        changed: list[StreamedToolCall] = []
+        for delta in tool_calls:
+            function = delta.function
+            arguments = (function.arguments if function is not None else None) or ""
+            call = self.tool_calls.get(delta.index)
+            if call is None:
+                name = (function.name if function is not None else None) or ""
+                call = StreamedToolCall(delta.id or "", name, arguments)
+                self.tool_calls[delta.index] = call
+            else:
+                if delta.id and not call.id:
+                    call.id = delta.id
+                if arguments:
+                    call.append(arguments)
+            changed.append(call)
+        if self.stream_tool_parsing:
+            for call in changed:
+                call.refresh()
+
+    def _blocks(self) -> list[Any]:
+        blocks: list[Any] = []
+        if self.thinking:
+            blocks.append({"type": "thinking", "thinking": self.thinking})
+        if self.audio:
+            source = {"type": "base64", "media_type": self.audio_media_type, "data": self.audio}
+            blocks.append({"type": "audio", "source": source})
+        if self.text:
+            blocks.append({"type": "text", "text": self.text})
+        parsing = self.stream_tool_parsing
+        for call in self.tool_calls.values():
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": call.id,
+                    "name": call.name,
+                    "input": call.input if parsing else {},
+                    "raw_input": call.raw,
+                }
+            )
+        return blocks
+
+    def response(self) -> ChatResponse:
+        """The cumulative response for the current state."""
+        if self.response_id is None:
+            self.response_id = timestamp_id()
+        return ChatResponse(
+            content=self.content,
+            id=self.response_id,
+            created_at=self.created_at,
+            usage=self.usage,
+            metadata=self.metadata,
+        )
+
+    def finish(self) -> ChatResponse | None:
+        """After the last chunk: one more response if the final tool inputs changed.
+
+        Without ``stream_tool_parsing`` that is the one response carrying parsed inputs.
+        """
+        changed = [call.finish() for call in self.tool_calls.values()]
+        if not any(changed) and self.stream_tool_parsing:
+            return None
+        if not self.tool_calls:
+            return None
+        self.stream_tool_parsing = True
+        self.content = self._blocks()
+        return self.response()

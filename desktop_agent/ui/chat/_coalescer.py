@@ -1,0 +1,61 @@
+"""Coalescing of change notifications into at most one flush per frame.
+
+A streaming reply can change thousands of times a second; the pane repaints ~30 times a
+second. Marking a key is O(1) (a dict insert, and starting a timer if idle); the flush hands
+every key marked since the last flush to the listener, in first-marked order.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+
+DEFAULT_INTERVAL_MS = 30
+
+
+class StreamCoalescer(QObject):
+    """Collects marked keys and emits them together, at most once per interval."""
+
+    flushed = Signal(list)
+    """The keys marked since the last flush (``list[str]``), each once."""
+
+    def __init__(self, interval_ms: int = DEFAULT_INTERVAL_MS, parent: QObject | None = None):
+        """Create an idle coalescer.
+
+        Args:
+            interval_ms: The delay between the first mark and the flush.
+            parent: The Qt parent.
+        """
+        super().__init__(parent)
+        self._pending: dict[str, None] = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self.flush)
+        self.flush_count = 0
+
+    def mark(self, key: str) -> None:
+        """Note that ``key`` changed; a flush follows within the interval."""
+        self._pending[key] = None
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def flush(self) -> None:
+        """Emit the pending keys now (no-op if none)."""
+        self._timer.stop()
+        if not self._pending:
+            return
+        keys = list(self._pending)
+        self._pending.clear()
+        self.flush_count += 1
+        self.flushed.emit(keys)
+
+    def discard(self) -> None:
+        """Drop the pending keys without emitting them (e.g. on reset)."""
+        self._timer.stop()
+        self._pending.clear()
+
+    @property
+    def pending(self) -> bool:
+        """Whether a flush is due."""
+        return bool(self._pending)

@@ -1,0 +1,353 @@
+"""The scrolling list of rows, materializing only the rows near the viewport.
+
+A windowed widget list rather than a delegate-painted ``QListView``: rows are real widgets
+(selectable text, buttons, media players, the live streaming message all work natively),
+but only those within a few hundred pixels of the viewport exist. Every other row is just a
+height — measured once at the current width and cached per (entry, revision, width), or
+estimated from its content — in a prefix-summed array, so opening 10,000 messages costs an
+estimate per row plus a dozen widgets. When a row's true height replaces a guess, the row
+the user is looking at stays put; when the user is at the bottom, the view follows the end.
+"""
+
+from __future__ import annotations
+
+import bisect
+from itertools import accumulate
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
+from PySide6.QtGui import QFontMetrics, QResizeEvent, QShowEvent
+from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QStyle, QWidget
+
+from desktop_agent.app import ConversationEntry
+from desktop_agent.ui.chat._context import RenderContext
+from desktop_agent.ui.chat._estimate import estimate_height
+from desktop_agent.ui.chat._message_widget import RowWidget, create_row
+from desktop_agent.ui.chat._model import ConversationModel
+
+PAD_TOP = 12
+PAD_BOTTOM = 16
+SIDE_PAD = 16
+MAX_CONTENT_WIDTH = 920
+OVERSCAN_PX = 400
+CONTINUE_MS = 16
+"""Delay before continuing a render cut short by its budget (leaves the frame to input)."""
+_HEIGHT_CACHE_LIMIT = 100_000
+
+_AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+class MessageList(QAbstractScrollArea):
+    """Rows of a :class:`ConversationModel`, windowed: only visible rows are widgets."""
+
+    def __init__(
+        self, model: ConversationModel, ctx: RenderContext, parent: QWidget | None = None
+    ) -> None:
+        """Show ``model``'s rows using the shared ``ctx``."""
+        super().__init__(parent)
+        self._model, self._ctx = model, ctx
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setObjectName("chatList")
+        self.viewport().setObjectName("chatViewport")
+        self.viewport().setAutoFillBackground(True)
+        self._heights: list[int] = []
+        self._offsets: list[int] = [PAD_TOP]
+        self._offsets_valid = True
+        self._live: dict[str, RowWidget] = {}
+        self._parked: dict[str, RowWidget] = {}
+        self._height_cache: dict[tuple[str, int, int], int] = {}
+        self._width = 0
+        self._metrics = (7, 20)
+        self._stick = True
+        self._placed_top = 0
+        self._programmatic = False
+        self.rows_created = 0
+        self.relayouts = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.relayout)
+        self._continue = QTimer(self)
+        self._continue.setSingleShot(True)
+        self._continue.setTimerType(Qt.TimerType.PreciseTimer)
+        self._continue.setInterval(CONTINUE_MS)
+        self._continue.timeout.connect(self.relayout)
+        model.rowsInserted.connect(self._on_rows_inserted)
+        model.rowsRemoved.connect(self._on_rows_removed)
+        model.modelReset.connect(self._on_reset)
+        model.dataChanged.connect(self._on_data_changed)
+        self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
+        self._on_reset()
+
+    # -- public ------------------------------------------------------------------------
+
+    def live_rows(self) -> dict[str, RowWidget]:
+        """The row widgets that currently exist, by entry key."""
+        return dict(self._live)
+
+    def row_widget(self, row: int) -> RowWidget | None:
+        """The widget of ``row`` if it is materialized."""
+        return self._live.get(self._model.entry(row).key)
+
+    def is_at_bottom(self) -> bool:
+        """Whether the view follows the end of the conversation."""
+        return self._stick
+
+    def scroll_to_bottom(self) -> None:
+        """Show the end and follow it."""
+        self._stick = True
+        self.relayout()
+
+    def scroll_to_row(self, row: int) -> None:
+        """Bring ``row`` to the top of the viewport."""
+        self._ensure_offsets()
+        self._stick = False
+        self._set_scroll(self._offsets[row])
+        self.relayout()
+
+    def schedule_relayout(self) -> None:
+        """Re-measure and re-place rows soon (coalesced)."""
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def rebuild_rows(self) -> None:
+        """Drop every row widget and build the visible ones again (e.g. new theme)."""
+        for widget in [*self._live.values(), *self._parked.values()]:
+            self._dispose(widget)
+        self._live.clear()
+        self._parked.clear()
+        self.relayout()
+
+    # -- model events ------------------------------------------------------------------
+
+    def _on_reset(self) -> None:
+        for widget in [*self._live.values(), *self._parked.values()]:
+            self._dispose(widget)
+        self._live.clear()
+        self._parked.clear()
+        self._width = self._row_width()
+        self._measure_font()
+        entries = self._model.conversation.entries
+        self._heights = [self._guess(entry) for entry in entries]
+        self._offsets_valid = False
+        self._stick = True
+        self.relayout()
+
+    def _on_rows_inserted(self, _parent: _AnyIndex, first: int, last: int) -> None:
+        guesses = [self._guess(self._model.entry(row)) for row in range(first, last + 1)]
+        self._heights[first:first] = guesses
+        self._offsets_valid = False
+        self.schedule_relayout()
+
+    def _on_rows_removed(self, _parent: _AnyIndex, first: int, last: int) -> None:
+        del self._heights[first : last + 1]
+        self._offsets_valid = False
+        self.schedule_relayout()
+
+    def _on_data_changed(self, top_left: _AnyIndex, bottom_right: _AnyIndex, *_: object) -> None:
+        for row in range(top_left.row(), bottom_right.row() + 1):
+            entry = self._model.entry(row)
+            if entry.key not in self._live:
+                self._heights[row] = self._guess(entry)
+                self._offsets_valid = False
+        self.schedule_relayout()
+
+    # -- geometry ----------------------------------------------------------------------
+
+    def _row_width(self) -> int:
+        available = self._available_width()
+        return max(120, min(MAX_CONTENT_WIDTH, available - 2 * SIDE_PAD))
+
+    def _available_width(self) -> int:
+        # Reserve the scroll bar's room whether it shows or not: row widths (and so every
+        # height) must not flip when it appears.
+        extent = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        shown = self.verticalScrollBar().isVisible()
+        return self.viewport().width() + (0 if shown else -extent)
+
+    def _guess(self, entry: ConversationEntry) -> int:
+        known = self._height_cache.get((entry.key, entry.revision, self._width))
+        if known is not None:
+            return known
+        return estimate_height(entry, self._width, *self._metrics)
+
+    def _measure_font(self) -> None:
+        metrics = QFontMetrics(self.font())
+        self._metrics = (max(1, metrics.averageCharWidth()), metrics.lineSpacing())
+
+    def _ensure_offsets(self) -> None:
+        if not self._offsets_valid:
+            self._offsets = list(accumulate(self._heights, initial=PAD_TOP))
+            self._offsets_valid = True
+
+    def _total_height(self) -> int:
+        self._ensure_offsets()
+        return self._offsets[-1] + PAD_BOTTOM
+
+    def _row_at(self, y: int) -> int:
+        """The row containing content coordinate ``y`` (clamped to existing rows)."""
+        row = bisect.bisect_right(self._offsets, y) - 1
+        return min(max(row, 0), len(self._heights) - 1)
+
+    # -- layout ------------------------------------------------------------------------
+
+    def relayout(self) -> None:
+        """Materialize the rows near the viewport, measure them, place them."""
+        self._timer.stop()
+        self.relayouts += 1
+        width = self._row_width()
+        if width != self._width:
+            self._width = width
+            self._heights = [self._guess(e) for e in self._model.conversation.entries]
+            self._offsets_valid = False
+        self._ensure_offsets()
+        view_height = self.viewport().height()
+        top = self._target_top(view_height, None)
+        anchor = self._anchor(top)
+        first = last = -1
+        for _ in range(4):
+            first, last = self._window(top, view_height)
+            if not self._materialize(first, last):
+                break
+            self._offsets_valid = False
+            self._ensure_offsets()
+            top = self._target_top(view_height, anchor)
+        self._release_outside(first, last)
+        self._place(first, last, top)
+        self._update_scroll_bar(top, view_height)
+        if any(widget.pending for widget in self._live.values()):
+            self._continue.start()
+
+    @property
+    def rendering(self) -> bool:
+        """Whether a visible row still has budgeted rendering to do."""
+        return any(widget.pending for widget in self._live.values())
+
+    def _target_top(self, view_height: int, anchor: tuple[int, int] | None) -> int:
+        limit = max(0, self._total_height() - view_height)
+        if self._stick:
+            return limit
+        if anchor is not None:
+            return min(limit, max(0, self._offsets[anchor[0]] + anchor[1]))
+        return min(limit, self.verticalScrollBar().value())
+
+    def _anchor(self, top: int) -> tuple[int, int] | None:
+        if not self._heights:
+            return None
+        row = self._row_at(top)
+        return row, top - self._offsets[row]
+
+    def _window(self, top: int, view_height: int) -> tuple[int, int]:
+        if not self._heights:
+            return 0, -1
+        return self._row_at(top - OVERSCAN_PX), self._row_at(top + view_height + OVERSCAN_PX)
+
+    def _materialize(self, first: int, last: int) -> bool:
+        """Create/refresh/measure rows ``first..last``; whether any height changed."""
+        changed = False
+        for row in range(first, last + 1):
+            entry = self._model.entry(row)
+            widget = self._live.get(entry.key) or self._take_parked(entry.key)
+            if widget is None:
+                widget = self._create(entry)
+            elif widget.revision != entry.revision or widget.pending:
+                widget.refresh(entry)
+            height = widget.heightForWidth(self._width)
+            if height != self._heights[row]:
+                self._heights[row] = height
+                changed = True
+            if not entry.streaming:
+                self._remember_height(entry, height)
+        return changed
+
+    def _create(self, entry: ConversationEntry) -> RowWidget:
+        widget = create_row(entry, self._ctx, self.viewport(), self._width)
+        widget.size_changed.connect(self.schedule_relayout)
+        self._live[entry.key] = widget
+        self.rows_created += 1
+        return widget
+
+    def _take_parked(self, key: str) -> RowWidget | None:
+        widget = self._parked.pop(key, None)
+        if widget is not None:
+            self._live[key] = widget
+        return widget
+
+    def _remember_height(self, entry: ConversationEntry, height: int) -> None:
+        if len(self._height_cache) > _HEIGHT_CACHE_LIMIT:
+            self._height_cache.clear()
+        self._height_cache[(entry.key, entry.revision, self._width)] = height
+
+    def _release_outside(self, first: int, last: int) -> None:
+        keep = {self._model.entry(row).key for row in range(first, last + 1)}
+        for key in [k for k in self._live if k not in keep]:
+            widget = self._live.pop(key)
+            if widget.busy():
+                widget.hide()
+                self._parked[key] = widget
+            else:
+                self._dispose(widget)
+        for key in [k for k, w in self._parked.items() if not w.busy()]:
+            self._dispose(self._parked.pop(key))
+
+    @staticmethod
+    def _dispose(widget: RowWidget) -> None:
+        widget.hide()
+        widget.deleteLater()
+
+    def _place(self, first: int, last: int, top: int) -> None:
+        # Scrolling moves every row by the same amount: let Qt move them and blit the
+        # pixels, so only rows whose geometry really changed (and the exposed strip)
+        # repaint — not the whole viewport on every streamed frame.
+        shift = self._placed_top - top
+        if shift and abs(shift) < self.viewport().height():
+            self.viewport().scroll(0, shift)
+        self._placed_top = top
+        x = max(SIDE_PAD, (self._available_width() - self._width) // 2)
+        for row in range(first, last + 1):
+            widget = self._live[self._model.entry(row).key]
+            rect = QRect(x, self._offsets[row] - top, self._width, self._heights[row])
+            if widget.geometry() != rect:
+                widget.setGeometry(rect)
+            if widget.isHidden():
+                widget.show()
+
+    def _update_scroll_bar(self, top: int, view_height: int) -> None:
+        bar = self.verticalScrollBar()
+        self._programmatic = True
+        try:
+            bar.setRange(0, max(0, self._total_height() - view_height))
+            bar.setPageStep(view_height)
+            bar.setSingleStep(48)
+            bar.setValue(top)
+        finally:
+            self._programmatic = False
+
+    def _set_scroll(self, value: int) -> None:
+        self._programmatic = True
+        try:
+            self.verticalScrollBar().setValue(value)
+        finally:
+            self._programmatic = False
+
+    # -- Qt events ---------------------------------------------------------------------
+
+    def _on_scrolled(self, value: int) -> None:
+        if self._programmatic:
+            return
+        self._stick = value >= self.verticalScrollBar().maximum() - 2
+        self.relayout()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        """Rows are placed by :meth:`relayout`, not scrolled as pixels."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Re-measure for the new width and re-place."""
+        super().resizeEvent(event)
+        self.relayout()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Lay out with the real size once shown."""
+        super().showEvent(event)
+        self.relayout()

@@ -1,0 +1,285 @@
+"""Widgets for text-like blocks: Markdown (with code blocks), thinking, plain output.
+
+A Markdown block is a column of chunk views — prose documents and code blocks with a header
+and a Copy button — mirroring its :class:`TextRender`; updating the text touches only the
+chunks that changed.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QCursor, QResizeEvent, QShowEvent, QTextCursor
+from PySide6.QtWidgets import (
+    QFrame,
+    QSizePolicy,
+    QToolButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.ui.chat._context import RenderContext
+from desktop_agent.ui.chat._document_view import AutoHeightDocumentView, DocumentView
+from desktop_agent.ui.chat._markdown import TextRender, new_document
+
+COPIED_FEEDBACK_MS = 1200
+DOCUMENT_SPACING = 8
+THINKING_INDENT = 12
+RENDER_BUDGET_S = 0.006
+"""Markdown rendering allowed per refresh of one block; the rest follows next frame."""
+
+
+def _column(widget: QWidget, spacing: int = 6) -> QVBoxLayout:
+    layout = QVBoxLayout(widget)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(spacing)
+    return layout
+
+
+def _hfw_policy(widget: QWidget) -> None:
+    policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+    policy.setHeightForWidth(True)
+    widget.setSizePolicy(policy)
+
+
+class CopyButton(QToolButton):
+    """A small "Copy" button that puts some text on the clipboard and says so."""
+
+    def __init__(self, text_source: object, parent: QWidget | None = None) -> None:
+        """Create a button copying ``text_source()`` when clicked."""
+        super().__init__(parent)
+        self._source = text_source
+        self.setText("Copy")
+        self.setToolTip("Copy to clipboard")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.clicked.connect(self._copy)
+        self._reset = QTimer(self)
+        self._reset.setSingleShot(True)
+        self._reset.setInterval(COPIED_FEEDBACK_MS)
+        self._reset.timeout.connect(lambda: self.setText("Copy"))
+
+    def _copy(self) -> None:
+        source = self._source
+        RenderContext.copy_text(str(source() if callable(source) else source))
+        self.setText("Copied")
+        self._reset.start()
+
+
+class MarkdownView(QWidget):
+    """A Markdown text block as a column of documents, one per chunk of its render.
+
+    The column is placed by hand rather than by a ``QLayout``: a long reply has hundreds
+    of chunks, and a layout would ask every one of them for its height (a Python call
+    each) whenever the last one grows. Here heights are cached per width and only chunks
+    that changed are measured again. Code blocks live inside the documents with a "Copy"
+    link (``copy:<n>``), which copies exactly the code between the fences.
+    """
+
+    def __init__(self, render: TextRender, width_hint: int = 0) -> None:
+        """Show ``render`` (kept up to date with :meth:`update_text`).
+
+        Args:
+            render: The block's render (shared with later views of the same block).
+            width_hint: The width the view will probably get, to lay documents out once.
+        """
+        super().__init__()
+        self.text_render = render
+        self._width_hint = width_hint
+        self._views: list[DocumentView] = []
+        self._heights: list[int] = []
+        self._measured_width = -1
+        self._placed_width = -1
+        self.setAttribute(Qt.WidgetAttribute.WA_StaticContents)  # transparent; children paint
+        _hfw_policy(self)
+        self._sync()
+
+    def update_text(self, text: str, final: bool, budget: float | None = RENDER_BUDGET_S) -> None:
+        """Render the block's current full text; only changed chunks are touched."""
+        if self.width() > 0 and self.isVisible():
+            self._width_hint = self.width()
+        if self.text_render.update(text, final, budget, self._width_hint):
+            self._sync()
+
+    @property
+    def pending(self) -> bool:
+        """Whether rendering was cut short by its time budget and must continue."""
+        return self.text_render.pending
+
+    def _sync(self) -> None:
+        parts = self.text_render.parts
+        for view in self._views[len(parts) :]:
+            view.hide()
+            view.deleteLater()
+        del self._views[len(parts) :]
+        del self._heights[len(parts) :]
+        for i, part in enumerate(parts):
+            if i < len(self._views):
+                if self._views[i].shown_document is not part.doc:
+                    self._views[i].show_document(part.doc)
+                    self._heights[i] = -1
+                continue
+            view = DocumentView(self, self._width_hint)
+            view.show_document(part.doc)
+            view.copy_requested.connect(self._copy_code)
+            view.show()
+            self._views.append(view)
+            self._heights.append(-1)
+        self._placed_width = -1
+        self.updateGeometry()
+
+    # -- geometry ----------------------------------------------------------------------
+
+    def _measure(self, width: int) -> list[int]:
+        if width != self._measured_width:
+            self._measured_width = width
+            self._heights = [-1] * len(self._views)
+        for i, height in enumerate(self._heights):
+            if height < 0:
+                self._heights[i] = self._views[i].height_at(width)
+        return self._heights
+
+    def hasHeightForWidth(self) -> bool:
+        """Heights follow widths."""
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        """The column's height at ``width``."""
+        heights = self._measure(width)
+        return sum(heights) + DOCUMENT_SPACING * max(0, len(heights) - 1)
+
+    def sizeHint(self) -> QSize:
+        """The width laid out at (or expected), and the height there.
+
+        Never measures at another width: a document has one layout at a time, and
+        re-laying out hundreds of chunks for a size hint is what this view avoids.
+        """
+        width = self._measured_width if self._measured_width > 0 else self._width_hint or 400
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        """Narrow widths are fine; the height comes from :meth:`heightForWidth`."""
+        return QSize(40, 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Stack the documents at the new width."""
+        super().resizeEvent(event)
+        self._place()
+
+    def _place(self) -> None:
+        width = self.width()
+        heights = self._measure(width)
+        y = 0
+        for view, height in zip(self._views, heights, strict=True):
+            view.setGeometry(0, y, width, height)
+            y += height + DOCUMENT_SPACING
+        self._placed_width = width
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Place the documents if they changed while hidden."""
+        super().showEvent(event)
+        if self._placed_width != self.width():
+            self._place()
+
+    # -- content -----------------------------------------------------------------------
+
+    def _copy_code(self, view: DocumentView, code_index: int) -> None:
+        for part in self.text_render.parts:
+            if part.doc is view.shown_document:
+                if 0 <= code_index < len(part.codes):
+                    RenderContext.copy_text(part.codes[code_index])
+                    QToolTip.showText(QCursor.pos(), "Copied")
+                return
+
+    def ideal_width(self, max_width: int) -> int:
+        """The width the content needs, up to ``max_width``."""
+        widths = [view.ideal_width(max_width) for view in self._views]
+        self._measured_width = -1
+        return max(widths, default=0)
+
+    def documents(self) -> list[DocumentView]:
+        """The document views, in order."""
+        return list(self._views)
+
+    def plain_text(self) -> str:
+        """What the block shows, as plain text."""
+        return self.text_render.plain_text()
+
+
+class ThinkingView(QWidget):
+    """The model's reasoning: a toggle and, when expanded, the reasoning text.
+
+    Expanded while it streams; collapsed once the answer starts or the message ends, unless
+    the user chose otherwise (remembered per message and block, across scrolling).
+    """
+
+    def __init__(
+        self, ctx: RenderContext, state_key: tuple[str, int], render: TextRender, width_hint: int
+    ) -> None:
+        """Create the view for the thinking block identified by ``state_key``."""
+        super().__init__()
+        self._ctx, self._state_key = ctx, state_key
+        self._streaming = False
+        layout = _column(self, 4)
+        self.toggle = QToolButton(self)
+        self.toggle.setObjectName("thinkingToggle")
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.toggle.clicked.connect(self._on_clicked)
+        layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        self.frame = QFrame(self)
+        self.frame.setObjectName("thinkingBody")
+        frame_layout = QVBoxLayout(self.frame)
+        frame_layout.setContentsMargins(THINKING_INDENT, 0, 0, 0)
+        self.body = MarkdownView(render, max(0, width_hint - THINKING_INDENT - 2))
+        self.body.setObjectName("thinkingText")
+        frame_layout.addWidget(self.body)
+        layout.addWidget(self.frame)
+
+    def update_block(self, thinking: str, streaming: bool, answer_started: bool) -> None:
+        """Show the current reasoning and apply the expand/collapse rule."""
+        self._streaming = streaming and not answer_started
+        self.body.update_text(thinking, final=not streaming)
+        override = self._ctx.expanded.get(self._state_key)
+        self._apply(self._streaming if override is None else override)
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the reasoning text is shown."""
+        return self.toggle.isChecked()
+
+    def _on_clicked(self, checked: bool) -> None:
+        self._ctx.expanded[self._state_key] = checked
+        self._apply(checked)
+
+    def _apply(self, expanded: bool) -> None:
+        self.toggle.setChecked(expanded)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        self.toggle.setText("Thinking…" if self._streaming else "Thoughts")
+        if self.frame.isHidden() == expanded:
+            self.frame.setVisible(expanded)
+            self.updateGeometry()
+
+
+class PlainTextView(AutoHeightDocumentView):
+    """Monospace plain text that grows by appending (streamed tool output)."""
+
+    def __init__(self, ctx: RenderContext, parent: QWidget | None = None) -> None:
+        """Create an empty view."""
+        super().__init__(parent)
+        self._shown = ""
+        self.show_document(new_document(ctx.palette, monospace=True))
+
+    def set_text(self, text: str) -> None:
+        """Show ``text``; an extension of what is shown is appended, not re-set."""
+        if text == self._shown:
+            return
+        doc = self.document()
+        if self._shown and text.startswith(self._shown):
+            cursor = QTextCursor(doc)
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(text[len(self._shown) :])
+        else:
+            doc.setPlainText(text)
+        self._shown = text
+        self.content_changed()

@@ -1,0 +1,70 @@
+"""Asks the user whether a tool may touch their files or run a program.
+
+Three answers: allow once, allow for the rest of this chat, deny. Deny is the default
+button and what closing the dialog (Esc, window close) means.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+Decision = Literal["allow_once", "allow_always", "deny"]
+
+
+class PermissionDialog(QDialog):
+    """Shows the tool, a summary and its arguments; :attr:`decision` holds the answer."""
+
+    def __init__(self, request: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Allow this tool?")
+        self.setMinimumWidth(480)
+        self.decision: Decision = "deny"
+        title = QLabel(f"The assistant wants to run <b>{_escape(request.tool_name)}</b>.")
+        title.setTextFormat(Qt.TextFormat.RichText)
+        self.summary_label = QLabel(request.summary)
+        self.summary_label.setWordWrap(True)
+        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        arguments = json.dumps(request.arguments, indent=2, ensure_ascii=False, default=str)
+        self.arguments_view = QPlainTextEdit(arguments)
+        self.arguments_view.setReadOnly(True)
+        self.arguments_view.setMaximumHeight(180)
+        self.allow_once_button = QPushButton("Allow once")
+        self.allow_always_button = QPushButton("Always allow in this chat")
+        self.deny_button = QPushButton("Deny")
+        self.deny_button.setDefault(True)
+        buttons = QDialogButtonBox()
+        buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.RejectRole)
+        buttons.addButton(self.allow_always_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.allow_once_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.allow_once_button.clicked.connect(lambda: self._answer("allow_once"))
+        self.allow_always_button.clicked.connect(lambda: self._answer("allow_always"))
+        self.deny_button.clicked.connect(lambda: self._answer("deny"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(title)
+        layout.addWidget(self.summary_label)
+        layout.addWidget(QLabel("Arguments:"))
+        layout.addWidget(self.arguments_view)
+        layout.addWidget(buttons)
+
+    def _answer(self, decision: Decision) -> None:
+        self.decision = decision
+        if decision == "deny":
+            self.reject()
+        else:
+            self.accept()
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,197 @@
+"""The Settings dialog: provider (preset, base URL, key, model), temperature, prompt, theme.
+
+A passive form. It asks for a model list with ``models_requested`` (the controller fetches
+``/v1/models`` off the GUI thread and answers with :meth:`set_models` or
+:meth:`set_models_error`) and hands the edited settings over with ``saved``.
+"""
+
+from __future__ import annotations
+
+from pydantic import SecretStr
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.app import Provider, ProviderPreset, Settings
+
+DEFAULT_PRESET = "Default"
+_FETCH_DELAY_MS = 600
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of :class:`Settings`; emits ``saved(Settings)`` on Save."""
+
+    saved = Signal(object)
+    models_requested = Signal(str, str)
+
+    def __init__(
+        self, settings: Settings, provider: Provider | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setMinimumWidth(520)
+        self._settings = settings
+        self._build_fields()
+        self._build_layout()
+        self._fetch_timer = QTimer(self, singleShot=True, interval=_FETCH_DELAY_MS)
+        self._fetch_timer.timeout.connect(self.request_models)
+        self._load(settings, provider)
+        self.base_url.textEdited.connect(self._schedule_fetch)
+        self.api_key.textEdited.connect(self._schedule_fetch)
+
+    # -- what the controller calls -----------------------------------------------------
+
+    def request_models(self) -> None:
+        """Ask for the model list of the endpoint currently typed in."""
+        url = self.base_url.text().strip()
+        if not url:
+            return
+        self.models_status.setText("Fetching models…")
+        self.models_requested.emit(url, self.api_key.text().strip())
+
+    def set_models(self, ids: list[str]) -> None:
+        """Offer ``ids`` in the model box, keeping what the user typed."""
+        current = self.model.currentText()
+        self.model.clear()
+        self.model.addItems(ids)
+        self.model.setCurrentText(current or (ids[0] if ids else ""))
+        self.models_status.setText(f"{len(ids)} models available." if ids else "No models listed.")
+
+    def set_models_error(self, text: str) -> None:
+        """Say why the model list could not be fetched (the model can still be typed)."""
+        self.models_status.setText(text)
+
+    def edited_settings(self) -> Settings:
+        """The settings as the form shows them."""
+        preset = ProviderPreset(
+            name=self.preset.currentText().strip() or DEFAULT_PRESET,
+            base_url=self.base_url.text().strip(),
+            model=self.model.currentText().strip(),
+            api_key=SecretStr(self.api_key.text().strip()),
+        )
+        base = self._settings.with_preset(preset) if preset.base_url else self._settings
+        return base.model_copy(
+            update={
+                "temperature": round(self.temperature.value(), 2),
+                "system_prompt": self.system_prompt.toPlainText(),
+                "theme": "dark" if self.theme.currentIndex() == 1 else "light",
+                "allow_remote_images": self.remote_images.isChecked(),
+            }
+        )
+
+    def accept(self) -> None:
+        """Save: hand the settings over, then close."""
+        self.saved.emit(self.edited_settings())
+        super().accept()
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _build_fields(self) -> None:
+        self.preset = QComboBox(editable=True)
+        self.preset.setToolTip("Saved endpoints; type a new name to add one")
+        self.preset.activated.connect(self._on_preset_chosen)
+        self.base_url = QLineEdit(placeholderText="https://api.openai.com/v1")
+        self.api_key = QLineEdit(placeholderText="Not needed for most local servers")
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.show_key = QToolButton()
+        self.show_key.setText("Show")
+        self.show_key.setCheckable(True)
+        self.show_key.toggled.connect(self._on_show_key)
+        self.model = QComboBox(editable=True)
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.refresh_models = QToolButton()
+        self.refresh_models.setText("↻")
+        self.refresh_models.setToolTip("Fetch the server's model list")
+        self.refresh_models.clicked.connect(self.request_models)
+        self.models_status = QLabel("")
+        self.models_status.setObjectName("caption")
+        self.temperature = QDoubleSpinBox(minimum=0.0, maximum=2.0, singleStep=0.1, decimals=2)
+        self.system_prompt = QPlainTextEdit()
+        self.system_prompt.setMaximumHeight(110)
+        self.theme = QComboBox()
+        self.theme.addItems(["Light", "Dark"])
+        self.remote_images = QCheckBox("Load images from the web in messages without asking")
+
+    def _build_layout(self) -> None:
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow("Preset", self.preset)
+        form.addRow("Base URL", self.base_url)
+        form.addRow("API key", _row(self.api_key, self.show_key))
+        form.addRow("Model", _row(self.model, self.refresh_models))
+        form.addRow("", self.models_status)
+        form.addRow("Temperature", self.temperature)
+        form.addRow("System prompt", self.system_prompt)
+        form.addRow("Theme", self.theme)
+        form.addRow("", self.remote_images)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def _load(self, settings: Settings, provider: Provider | None) -> None:
+        self.preset.addItems([p.name for p in settings.providers])
+        preset = settings.active_preset()
+        if preset is not None:
+            self._show_preset(preset)
+        elif provider is not None:  # pre-fill with what was found (environment, local server)
+            self.preset.setCurrentText(
+                provider.name if provider.source == "local" else DEFAULT_PRESET
+            )
+            self.base_url.setText(provider.base_url)
+            self.api_key.setText(provider.api_key.get_secret_value())
+            self.model.setCurrentText(provider.model)
+        else:
+            self.preset.setCurrentText(DEFAULT_PRESET)
+        self.temperature.setValue(settings.temperature)
+        self.system_prompt.setPlainText(settings.system_prompt)
+        self.theme.setCurrentIndex(1 if settings.theme == "dark" else 0)
+        self.remote_images.setChecked(settings.allow_remote_images)
+
+    def _show_preset(self, preset: ProviderPreset) -> None:
+        self.preset.setCurrentText(preset.name)
+        self.base_url.setText(preset.base_url)
+        self.api_key.setText(preset.api_key.get_secret_value())
+        self.model.setCurrentText(preset.model)
+
+    def _on_preset_chosen(self, index: int) -> None:
+        name = self.preset.itemText(index)
+        for preset in self._settings.providers:
+            if preset.name == name:
+                self._show_preset(preset)
+                self._schedule_fetch()
+
+    def _on_show_key(self, shown: bool) -> None:
+        mode = QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password
+        self.api_key.setEchoMode(mode)
+        self.show_key.setText("Hide" if shown else "Show")
+
+    def _schedule_fetch(self) -> None:
+        self._fetch_timer.start()
+
+
+def _row(main: QWidget, side: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QHBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(main, 1)
+    layout.addWidget(side, 0, Qt.AlignmentFlag.AlignVCenter)
+    return box

@@ -1,0 +1,248 @@
+"""The right pane: a live preview of what the next turn would send with the draft.
+
+:class:`PreviewController` owns the asyncio side: each request restarts a ~250 ms
+debounce timer; when it fires, the previous build (if still running) is cancelled and a
+new one runs as a named task on the running qasync loop, so typing never waits for a
+build. Results come back as Qt signals. :class:`PreviewPane` is a passive view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.context import ContextConfig, InputModule
+from desktop_agent.ui.template_editor._preview import Preview, build_preview
+
+if TYPE_CHECKING:
+    from desktop_agent.memory import MemoryBase
+
+DEBOUNCE_MS = 250
+MemoryProvider = Callable[[], "MemoryBase | None"]
+VariablesProvider = Callable[[], Mapping[str, Any]]
+_ROLE_COLORS = {"system": "#7c5cbf", "user": "#2f6fdf", "assistant": "#2e8b57", "tool": "#b7791f"}
+
+
+class PreviewController(QObject):
+    """Debounced, cancellable preview builds on the running event loop.
+
+    Signals: ``started()`` when a build starts, ``finished(Preview)`` with its result,
+    ``failed(str)`` with a reason when it could not be built.
+    """
+
+    started = Signal()
+    finished = Signal(object)
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        input_module: InputModule,
+        memory_provider: MemoryProvider | None = None,
+        variables_provider: VariablesProvider | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        """Preview builds for ``input_module``'s session.
+
+        Args:
+            input_module: The session's module (never changed by a preview).
+            memory_provider: Returns the session's conversation at build time.
+            variables_provider: Returns the build values the agent passes
+                (``agent_name``, ``sys_prompt``).
+            parent: The Qt parent.
+        """
+        super().__init__(parent)
+        self.input_module = input_module
+        self._memory_provider = memory_provider
+        self._variables_provider = variables_provider
+        self._request: tuple[ContextConfig, str | None] | None = None
+        self.task: asyncio.Task[None] | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.run_now)
+
+    def request(self, config: ContextConfig, user_input: str | None = None) -> None:
+        """Build a preview of ``config`` once requests pause for the debounce delay."""
+        self._request = (config, user_input)
+        self._timer.start()
+
+    def run_now(self) -> None:
+        """Start the pending build now, cancelling a build still running."""
+        self._timer.stop()
+        if self._request is None:
+            return
+        config, user_input = self._request
+        self._request = None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.failed.emit("The preview needs the application's event loop.")
+            return
+        self._cancel_task()
+        self.task = loop.create_task(self._build(config, user_input), name="template-preview")
+        self.started.emit()
+
+    def cancel(self) -> None:
+        """Drop the pending request and cancel a running build."""
+        self._timer.stop()
+        self._request = None
+        self._cancel_task()
+
+    def _cancel_task(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.task = None
+
+    async def _build(self, config: ContextConfig, user_input: str | None) -> None:
+        memory = self._memory_provider() if self._memory_provider else None
+        variables = dict(self._variables_provider()) if self._variables_provider else {}
+        try:
+            preview = await build_preview(
+                self.input_module,
+                config,
+                memory=memory,
+                user_input=user_input,
+                variables=variables,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a faulty memory or plug-in: say so in the pane
+            self.failed.emit(f"The preview could not be built: {type(exc).__name__}: {exc}")
+            return
+        self.finished.emit(preview)
+
+
+class PreviewPane(QWidget):
+    """Per-module report (included or not, why, tokens), the messages and the prompt.
+
+    Signal ``sample_input_changed(str)``: the user typed a sample message to preview with.
+    """
+
+    sample_input_changed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """Build the empty pane."""
+        super().__init__(parent)
+        self.sample_input = QLineEdit()
+        self.sample_input.setPlaceholderText("Sample message (default: the session's last one)")
+        self.sample_input.setClearButtonEnabled(True)
+        self.sample_input.textChanged.connect(self.sample_input_changed)
+        self.report = _report_tree()
+        self.messages = QTextBrowser()
+        self.messages.setOpenLinks(False)
+        self.prompt = QPlainTextEdit()
+        self.prompt.setReadOnly(True)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.messages, "Messages")
+        self.tabs.addTab(self.prompt, "Prompt text")
+        self.status = QLabel("Preview not built yet.")
+        self.status.setObjectName("caption")
+        self.status.setWordWrap(True)
+        self._build_layout()
+
+    def _build_layout(self) -> None:
+        title = QLabel("Preview")
+        title.setObjectName("templateEditorTitle")
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.report)
+        splitter.addWidget(self.tabs)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(title)
+        layout.addWidget(self.sample_input)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.status)
+
+    def sample_text(self) -> str | None:
+        """The sample message, or ``None`` to use the conversation's."""
+        text = self.sample_input.text()
+        return text if text.strip() else None
+
+    def show_preview(self, preview: Preview) -> None:
+        """Show a finished build."""
+        self._show_report(preview)
+        self.messages.setHtml(_messages_html(preview))
+        self.prompt.setPlainText(preview.prompt)
+        included = sum(1 for report in preview.reports if report.included)
+        self.status.setText(
+            f"{len(preview.messages)} message(s) · {included} of {len(preview.reports)} "
+            f"modules included · ~{preview.included_tokens} tokens (estimate)"
+        )
+
+    def show_busy(self) -> None:
+        """A build is running."""
+        self.status.setText("Updating the preview…")
+
+    def show_paused(self, reason: str) -> None:
+        """The preview cannot be built now (the draft has problems, say)."""
+        self.status.setText(f"⏸ {reason} (showing the last preview)")
+
+    def _show_report(self, preview: Preview) -> None:
+        self.report.clear()
+        muted = self.palette().color(self.palette().ColorRole.PlaceholderText)
+        for report in preview.reports:
+            mark = "✓" if report.included else "✗"
+            item = QTreeWidgetItem([report.module_name, f"{mark} {report.reason}", ""])
+            item.setText(2, str(report.tokens) if report.included else "–")
+            item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setToolTip(1, report.reason)
+            item.setToolTip(0, report.text[:2000] or "(empty)")
+            if not report.included:
+                for column in range(3):
+                    item.setForeground(column, QColor(muted))
+            self.report.addTopLevelItem(item)
+
+
+def _report_tree() -> QTreeWidget:
+    tree = QTreeWidget()
+    tree.setColumnCount(3)
+    tree.setHeaderLabels(["Module", "Included · why", "Tokens"])
+    tree.setRootIsDecorated(False)
+    tree.setUniformRowHeights(True)
+    tree.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    header = tree.header()
+    header.setStretchLastSection(False)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+    header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+    return tree
+
+
+def _messages_html(preview: Preview) -> str:
+    if not preview.messages:
+        return "<p><i>No messages: every module is excluded or empty.</i></p>"
+    parts = []
+    for message in preview.messages:
+        color = _ROLE_COLORS.get(message.role, "#666666")
+        text = html.escape(message.text) or "<i>(no text)</i>"
+        name = "" if message.name == message.role else html.escape(message.name)
+        parts.append(
+            f'<p style="margin-top:8px; margin-bottom:2px;">'
+            f'<span style="background-color:{color}; color:#ffffff; font-weight:600;">'
+            f"&nbsp;{html.escape(message.role)}&nbsp;</span>"
+            f'&nbsp;<span style="color:#888888;">{name}</span></p>'
+            f'<p style="white-space:pre-wrap; margin-top:0px;">{text}</p>'
+        )
+    return "".join(parts)

@@ -1,0 +1,239 @@
+"""ReActAgent features: meta tool, plan notebook, long-term memory, knowledge,
+compression, agent skills and a custom InputModule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from agent_helpers import make_agent, tool_use, user
+
+from desktop_agent.agent import (
+    CompressionConfig,
+    InMemoryKnowledgeBase,
+    InMemoryLongTermMemory,
+    PlanNotebook,
+    ReActAgent,
+    SummarySchema,
+)
+from desktop_agent.formatter import CharTokenCounter
+from desktop_agent.memory import MemoryBase
+from desktop_agent.message import Msg
+from desktop_agent.model import ChatResponse
+from desktop_agent.module import StateModule
+from desktop_agent.testing import ModelCall, ScriptedChatModel
+from desktop_agent.tool import Toolkit
+
+
+def _tool_names(call: ModelCall) -> list[str]:
+    return [t["function"]["name"] for t in call.tools or []]
+
+
+def _texts(call: ModelCall) -> list[str]:
+    texts = []
+    for message in call.messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            texts += [part.get("text", "") for part in content]
+        elif isinstance(content, str):
+            texts.append(content)
+    return texts
+
+
+async def test_meta_tool_and_plan_tools_in_their_own_group() -> None:
+    model = ScriptedChatModel(
+        [[tool_use("m", "reset_equipped_tools", plan_related=True)], "Ready to plan."]
+    )
+    agent = make_agent(model, enable_meta_tool=True, plan_notebook=PlanNotebook())
+
+    await agent(user("Plan my trip"))
+
+    assert _tool_names(model.calls[0]) == ["reset_equipped_tools"]
+    assert "create_plan" in _tool_names(model.calls[1])
+    assert agent.toolkit.groups["plan_related"].active
+    assert "plan_notebook" in agent.state_dict()
+
+
+async def test_plan_notebook_tools_and_hints() -> None:
+    notebook = PlanNotebook()
+    subtasks = [
+        {"name": "Book", "description": "Book the flight", "expected_outcome": "A ticket"},
+        {"name": "Pack", "description": "Pack the bag", "expected_outcome": "A bag"},
+    ]
+    model = ScriptedChatModel(
+        [
+            [
+                tool_use(
+                    "p",
+                    "create_plan",
+                    name="Trip",
+                    description="Go to Rome",
+                    expected_outcome="In Rome",
+                    subtasks=subtasks,
+                )
+            ],
+            [tool_use("s", "update_subtask_state", subtask_idx=0, state="in_progress")],
+            [tool_use("f", "finish_subtask", subtask_idx=0, subtask_outcome="Booked")],
+            "Flight booked; packing next.",
+        ]
+    )
+    agent = make_agent(model, plan_notebook=notebook)
+
+    await agent(user("Plan my trip to Rome"))
+
+    assert "create_plan" in _tool_names(model.calls[0])
+    assert any("create_plan" in t for t in _texts(model.calls[0]))  # the no-plan hint
+    assert any("next subtask is 0" in t for t in _texts(model.calls[1]))
+    assert any("working on subtask 0" in t for t in _texts(model.calls[2]))
+    assert notebook.current_plan is not None
+    assert [s.state for s in notebook.current_plan.subtasks] == ["done", "todo"]
+    memory_texts = [m.get_text_content() or "" for m in await agent.memory.get_memory()]
+    assert not any("<system-hint>" in t for t in memory_texts)
+
+    restored = PlanNotebook()
+    restored.load_state_dict(notebook.state_dict())
+    assert restored.current_plan == notebook.current_plan
+    response = await notebook.finish_plan("done", "In Rome")
+    assert notebook.current_plan is None and notebook.historical_plans[-1].state == "done"
+    assert response.metadata == {"success": True}
+
+
+async def test_plan_notebook_rejects_bad_calls() -> None:
+    notebook = PlanNotebook(max_subtasks=1)
+    assert (await notebook.update_subtask_state(0, "done")).metadata == {"success": False}
+    sub = {"name": "a", "description": "b", "expected_outcome": "c"}
+    too_many = await notebook.create_plan("p", "d", "o", [sub, sub])  # type: ignore[list-item]
+    assert too_many.metadata == {"success": False}
+    await notebook.create_plan("p", "d", "o", [sub])  # type: ignore[list-item]
+    assert (await notebook.finish_subtask(3, "x")).metadata == {"success": False}
+    view = await notebook.view_subtasks([0])
+    assert '"name": "a"' in view.content[0]["text"]
+
+
+async def test_static_long_term_memory_retrieves_and_records() -> None:
+    ltm = InMemoryLongTermMemory()
+    ltm.add_records(["Ada's favourite colour is green.", "Bob likes tea."])
+    model = ScriptedChatModel(["Green."])
+    agent = make_agent(model, long_term_memory=ltm, long_term_memory_mode="static_control")
+
+    await agent(user("What is Ada's favourite colour?"))
+
+    retrieved = [t for t in _texts(model.calls[0]) if t.startswith("<long_term_memory>")]
+    assert len(retrieved) == 1 and "green" in retrieved[0] and "tea" not in retrieved[0]
+    assert "Green." in ltm.records
+    assert _tool_names(model.calls[0]) == []
+    assert "long_term_memory" in agent.state_dict()
+
+
+async def test_agent_controlled_long_term_memory_tools() -> None:
+    ltm = InMemoryLongTermMemory()
+    model = ScriptedChatModel(
+        [
+            [tool_use("r", "record_to_memory", thinking="useful", content=["Ada is 36."])],
+            [tool_use("q", "retrieve_from_memory", keywords=["Ada"])],
+            "Ada is 36.",
+        ]
+    )
+    agent = make_agent(model, long_term_memory=ltm, long_term_memory_mode="agent_control")
+
+    await agent(user("Remember Ada is 36."))
+
+    assert _tool_names(model.calls[0]) == ["record_to_memory", "retrieve_from_memory"]
+    assert ltm.records == ["Ada is 36."]
+    tool_results = [m for m in model.calls[2].messages if m["role"] == "tool"]
+    assert "- Ada is 36." in tool_results[-1]["content"]
+
+
+async def test_knowledge_is_retrieved_before_reasoning() -> None:
+    knowledge = InMemoryKnowledgeBase(
+        ["The office opens at 9.", "Parking is free on Sundays.", "Unrelated text."]
+    )
+    model = ScriptedChatModel(["At 9."])
+    agent = make_agent(model, knowledge=knowledge)
+
+    await agent(user("When does the office open?"))
+
+    [retrieved] = [t for t in _texts(model.calls[0]) if t.startswith("<knowledge>")]
+    assert "The office opens at 9." in retrieved and "Parking" not in retrieved
+    docs = await knowledge.retrieve("office parking", limit=1)
+    assert len(docs) == 1 and docs[0].score == 0.5
+
+
+async def test_memory_compression_summarises_old_messages() -> None:
+    summary = SummarySchema(
+        task_overview="Chat",
+        current_state="Greeted",
+        important_discoveries="-",
+        next_steps="-",
+        context_to_preserve="Ada",
+    ).model_dump()
+    model = ScriptedChatModel(default="ok")
+    memory = make_agent(model).memory
+    for index in range(6):
+        await memory.add(Msg("Ada", f"message number {index} " * 20, "user"))
+    config = ReActAgent.CompressionConfig(
+        enable=True, agent_token_counter=CharTokenCounter(), trigger_threshold=50, keep_recent=2
+    )
+    assert isinstance(config, CompressionConfig)
+    model.add_reply(ChatResponse(content=[], metadata=summary), "Hello again.")
+    agent = make_agent(model, memory=memory, compression_config=config)
+
+    reply = await agent(user("Hi"))
+
+    assert reply.get_text_content() == "Hello again."
+    assert model.calls[0].structured_model is SummarySchema
+    compressed = await memory.get_memory(mark="compressed", prepend_summary=False)
+    assert len(compressed) == 5  # 7 messages, the 2 newest kept
+    answer_texts = _texts(model.calls[1])
+    assert any("# Context to preserve\nAda" in t for t in answer_texts)
+    assert not any("message number 0" in t for t in answer_texts)
+
+
+async def test_agent_skills_extend_the_system_prompt(tmp_path: Path) -> None:
+    skill = tmp_path / "weather"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text(
+        "---\nname: weather\ndescription: Look up the weather.\n---\nDetails.", encoding="utf-8"
+    )
+    toolkit = Toolkit()
+    toolkit.register_agent_skill(str(skill))
+    model = ScriptedChatModel(["ok"])
+    agent = make_agent(model, toolkit=toolkit)
+    assert agent.sys_prompt.startswith("You are a helpful assistant.\n\n# Agent Skills")
+    await agent(user("hi"))
+    assert "Look up the weather." in model.calls[0].messages[0]["content"][0]["text"]
+
+
+class FakeInputModule(StateModule):
+    """Builds ``[system template, *memory]`` and records its calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.template = "TEMPLATE"
+        self.register_state("template")
+        self.calls: list[dict[str, Any]] = []
+
+    async def build_messages(
+        self, user_input: Any = None, *, memory: MemoryBase | None = None, **variables: Any
+    ) -> list[Msg]:
+        self.calls.append({"memory": memory, **variables})
+        assert memory is not None
+        return [
+            Msg("system", f"{self.template} for {variables['agent_name']}", "system"),
+            *await memory.get_memory(),
+        ]
+
+
+async def test_input_module_builds_the_context() -> None:
+    input_module = FakeInputModule()
+    model = ScriptedChatModel(["ok"])
+    agent = make_agent(model, input_module=input_module)
+
+    await agent(user("hi"))
+
+    [call] = input_module.calls
+    assert call["memory"] is agent.memory
+    assert call["sys_prompt"] == "You are a helpful assistant."
+    assert model.calls[0].messages[0]["content"][0]["text"] == "TEMPLATE for Friday"
+    assert agent.state_dict()["input_module"] == {"template": "TEMPLATE"}
+    assert "input_module" not in make_agent(model).state_dict()

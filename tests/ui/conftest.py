@@ -1,0 +1,132 @@
+"""The qasync harness for window tests (see shared/reference/qt-qasync-notes.md §2).
+
+- Async tests (``async def``) under ``tests/ui`` run on a ``qasync.QEventLoop``: the
+  ``pytest_asyncio_loop_factories`` hook below is defined in this conftest, and
+  pytest-asyncio asks for it through ``item.ihook``, which only sees the conftests of the
+  test's own folder. Tests elsewhere (the core's plain async tests, ``tests/app``) keep a
+  plain asyncio loop.
+- Sync tests that drive widgets with ``qtbot`` and need a running loop (``asyncSlot``,
+  ``asyncio.get_running_loop()``) take the ``qloop`` fixture.
+- In async tests never use ``qtbot.waitSignal``/``waitUntil`` (their nested Qt loop
+  re-enters the running task and hangs); the ``wait_signal`` / ``wait_until``
+  fixtures (awaitables) instead. Never ``loop.stop()`` in a teardown: outside ``exec()`` it calls
+  ``QApplication.exit()``, and every later nested Qt loop returns at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import PySide6  # noqa: F401  (before qasync, so qasync binds to PySide6: qasync #23)
+import pytest
+import qasync
+from PySide6.QtCore import SignalInstance
+from PySide6.QtWidgets import QApplication
+
+from desktop_agent.ui._qt_async import AppEventLoop
+
+
+def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> Any:
+    """Async tests in this folder run on a qasync loop over the one QApplication."""
+    return {"qasync": _qasync_loop}
+
+
+class _TestQEventLoop(AppEventLoop):
+    """A qasync loop that leaves nothing behind for the next test's loop.
+
+    qasync runs ``call_later`` callbacks on Qt timers of a private ``QObject``; closing the
+    loop leaves those timers registered until they fire. If the closed loop is then
+    garbage-collected while Qt delivers one of them, Qt touches a deleted object and the
+    process segfaults (seen: a 1.5 s ``asyncio.wait`` timeout outliving its test). So on
+    close the timers are killed, and closed loops are kept alive until the session ends.
+    """
+
+    def close(self) -> None:
+        timer = self._timer
+        callbacks = timer._SimpleTimer__callbacks
+        for timer_id in list(callbacks):
+            timer.killTimer(timer_id)
+        callbacks.clear()
+        super().close()
+        # _CLOSED_LOOPS.append(self)
+
+
+_CLOSED_LOOPS: list[qasync.QEventLoop] = []
+
+
+def _qasync_loop() -> qasync.QEventLoop:
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    # As in the app: closing the last window (a dialog, say) must not end the loop.
+    app.setQuitOnLastWindowClosed(False)
+    return _TestQEventLoop(app)
+
+
+@pytest.fixture
+def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    """A qasync loop marked running, for sync tests driven by ``qtbot``."""
+    qapp.setQuitOnLastWindowClosed(False)
+    loop = _TestQEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        for task in [t for t in asyncio.all_tasks(loop) if not t.done()]:
+            task.cancel()
+        qapp.processEvents()
+        loop._QEventLoop__is_running = False  # type: ignore[attr-defined]  # close() w/o app.exit()
+        asyncio.events._set_running_loop(None)
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+def _wait_signal(signal: SignalInstance, timeout: float = 5.0) -> Awaitable[tuple[Any, ...]]:
+    """An awaitable for the arguments of the next emission of ``signal``.
+
+    It connects at once, so ``opened = wait_signal(sig)`` *before* the action that emits,
+    then ``await opened`` — an emission in between is not missed.
+    """
+    future: asyncio.Future[tuple[Any, ...]] = asyncio.get_running_loop().create_future()
+
+    def _on_emit(*args: Any) -> None:
+        if not future.done():
+            future.set_result(args)
+
+    signal.connect(_on_emit)
+
+    async def _wait() -> tuple[Any, ...]:
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            signal.disconnect(_on_emit)
+
+    return _wait()
+
+
+async def _wait_until(
+    condition: Callable[[], object], timeout: float = 5.0, interval: float = 0.005
+) -> None:
+    """Return once ``condition()`` is truthy; fail after ``timeout`` seconds.
+
+    For states with no signal of their own (a widget's text after a model update).
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"condition not met within {timeout} s")
+        await asyncio.sleep(interval)
+
+
+@pytest.fixture(name="wait_signal")
+def wait_signal_fixture() -> Callable[..., Any]:
+    """``opened = wait_signal(widget.some_signal)``, act, then ``await opened`` → arguments."""
+    return _wait_signal
+
+
+@pytest.fixture(name="wait_until")
+def wait_until_fixture() -> Callable[..., Any]:
+    """``await wait_until(lambda: condition)``."""
+    return _wait_until
