@@ -5,16 +5,19 @@ Generates, once, into a temporary data root: 500 sessions saved through
 length, a few with tool calls), then measures:
 
 - ``list()`` from the index: in a new process (cold interpreter; the page cache is warm,
-  the files having just been written) and in-process;
+  the files having just been written; files are generated without fsync to save time)
+  and in-process;
 - rebuilding the index from scratch (index deleted), in a new process and in-process;
-- loading a 10,000-message session into an ``InMemoryMemory`` (wall time and the longest
-  event-loop stall, measured by a heartbeat task sleeping 1 ms);
-- autosaving that session while it grows: the longest stall of the loop during a save
-  (SPEC §7: GUI stall ≤ 16 ms), next to a naive save (one orjson call in a thread);
+- in a fresh process: loading a 10,000-message session into an agent's ``InMemoryMemory``
+  (wall time and the longest event-loop stall, measured by a heartbeat task sleeping
+  1 ms), then autosaving it as it grows: the loop stall during each save (SPEC §7: GUI
+  stall ≤ 16 ms), split into the ``state_dict()`` call (on the loop by design) and the
+  rest, next to a naive save (one orjson call in a thread) and the idle noise floor;
 - content search over all 500 sessions (no match: every text scanned; a rare match; a
   common word with ``limit=20``) and the loop stall meanwhile.
 
-Run: ``.venv/bin/python benchmarks/bench_sessions_core.py`` (about a minute).
+Stalls depend on what else runs on the machine: the load average is printed. Run:
+``.venv/bin/python benchmarks/bench_sessions_core.py`` (about 40 s).
 """
 
 from __future__ import annotations
@@ -402,11 +405,11 @@ async def bench_open_and_save(root: Path, big_id: str) -> None:
         walls.append(wall)
         stalls.append(beat.worst)
         rest.append(beat.worst_outside(timed.spans))
-    verdict = "OK" if statistics.median(stalls) <= GUI_STALL_MS else "OVER"
+    verdict = "OK" if max(stalls) <= GUI_STALL_MS else "OVER"
     print(
         f"autosave of the {len(memory.content):,}-message session ({len(stalls)} saves): wall"
         f" median {statistics.median(walls):.0f} ms; loop stall {spread(stalls)}"
-        f" vs SPEC ≤ {GUI_STALL_MS:.0f} ms: {verdict} (median)"
+        f" vs SPEC ≤ {GUI_STALL_MS:.0f} ms: {verdict}"
     )
     print(
         f"  of which agent.state_dict() on the loop (unavoidable): {spread(dicts)};"

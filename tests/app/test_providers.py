@@ -123,3 +123,10 @@ async def test_fetch_model_ids_reports_readable_errors() -> None:
         await fetch_model_ids(f"http://127.0.0.1:{_closed_port()}/v1")
     with pytest.raises(ModelListError, match="http"):
         await fetch_model_ids("ftp://example/v1")
+
+
+async def test_tests_outside_tests_ui_keep_a_plain_asyncio_loop() -> None:
+    """The qasync loop factory of tests/ui/conftest.py does not leak into other folders."""
+    import asyncio
+
+    assert type(asyncio.get_running_loop()).__module__.startswith("asyncio")

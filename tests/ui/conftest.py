@@ -40,7 +40,7 @@ class _TestQEventLoop(AppEventLoop):
     loop leaves those timers registered until they fire. If the closed loop is then
     garbage-collected while Qt delivers one of them, Qt touches a deleted object and the
     process segfaults (seen: a 1.5 s ``asyncio.wait`` timeout outliving its test). So on
-    close the timers are killed, and closed loops are kept alive until the session ends.
+    close the timers are killed at once.
     """
 
     def close(self) -> None:
@@ -50,10 +50,6 @@ class _TestQEventLoop(AppEventLoop):
             timer.killTimer(timer_id)
         callbacks.clear()
         super().close()
-        # _CLOSED_LOOPS.append(self)
-
-
-_CLOSED_LOOPS: list[qasync.QEventLoop] = []
 
 
 def _qasync_loop() -> qasync.QEventLoop:

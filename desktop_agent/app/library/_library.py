@@ -5,6 +5,12 @@ objects); everything else (blobs, encoding, writing, parsing, listing, searching
 in worker threads via ``SessionStore``. Each session file is ``{"meta": ..., <module>:
 ..., ...}``, exactly what ``JSONSession`` writes and reads, with ``"meta"`` first.
 
+The cyclic garbage collector is paused from ``state_dict()`` until the write is done
+(and from reading until ``load_state_dict()`` is done): the tens of thousands of objects
+a long memory's state is made of are then freed by reference counting in the worker
+thread, instead of being scanned on the loop, which would stall it longer than
+``state_dict()`` itself.
+
 Ownership: the process that created or loaded a session holds its lock and is its only
 writer; another process loads it read-only. A damaged file or one from a newer version
 is never written, moved or deleted unless the user asks for it (``replace_damaged``,
@@ -42,7 +48,12 @@ from desktop_agent.app.library._meta import (
 from desktop_agent.app.library._paths import SessionPaths, check_session_id, data_root
 from desktop_agent.app.library._scan import BLOB_THRESHOLD, StateScanner
 from desktop_agent.app.library._search import find_in_sessions
-from desktop_agent.app.library._storage import UNFINISHED_REPLY, ListedEntry, SessionStore
+from desktop_agent.app.library._storage import (
+    UNFINISHED_REPLY,
+    Handoff,
+    ListedEntry,
+    SessionStore,
+)
 from desktop_agent.app.library._summary import (
     LoadedSession,
     SessionChange,
@@ -238,7 +249,13 @@ class SessionLibrary:
         self._open[session_id] = session
         async with session.writing:
             entry = await asyncio.to_thread(
-                self._store.write, session_id, session.lock, session.scanner, _copy(meta), {}, None
+                self._store.write,
+                session_id,
+                session.lock,
+                session.scanner,
+                _copy(meta),
+                Handoff({}),
+                None,
             )
             session.stamp = entry["stamp"]
         self._emit("created", session_id, summary_from_entry(session_id, entry))
@@ -287,16 +304,17 @@ class SessionLibrary:
                 _refresh_meta(session.meta, parts)
                 if unfinished_reply is not None:
                     parts[UNFINISHED_REPLY] = unfinished_reply.to_dict()
+                states = Handoff(parts)
+                del parts  # from here on the worker holds the only reference: it frees them
                 entry = await asyncio.to_thread(
                     self._store.write,
                     session_id,
                     session.lock,
                     session.scanner,
                     _copy(session.meta),
-                    parts,
+                    states,
                     session.stamp,
                 )
-                del parts
             session.stamp = entry["stamp"]
         summary = summary_from_entry(session_id, entry)
         self._emit("saved", session_id, summary)
@@ -329,26 +347,31 @@ class SessionLibrary:
         """
         _check_modules(modules)
         check_session_id(session_id)
-        with gc_paused():  # the parsed state lives until it is loaded (see save)
+        # The parsed state is garbage once loaded: it is dropped before the collector is
+        # back on, so that the collector's next pass sees only what the modules kept.
+        with gc_paused():
             found = await self._read(session_id)
             session = self._open.get(session_id) or self._new_open(session_id, SessionMeta())
             held = await asyncio.to_thread(self._store.acquire, session.lock)
             failure = _load_parts(session_id, self._paths.file(session_id), found.parts, modules)
+            meta, stamp = found.meta, found.stamp
+            unfinished = _unfinished(found.parts.get(UNFINISHED_REPLY))
+            del found
         if failure is not None:
             if session_id not in self._open:
                 session.lock.release()
             await self._remember_damaged(session_id, failure)
             raise failure
-        session.meta = SessionMeta.from_state(found.meta)
-        session.stamp = found.stamp
+        session.meta, session.stamp = SessionMeta.from_state(meta), stamp
         self._open[session_id] = session
         self._damaged.pop(session_id, None)
         summary = summary_from_entry(session_id, _entry_of(session.meta))
-        return LoadedSession(summary, not held, _unfinished(found.parts.get(UNFINISHED_REPLY)))
+        return LoadedSession(summary, not held, unfinished)
 
     async def _read(self, session_id: str) -> SessionFile:
         try:
-            return await asyncio.to_thread(self._store.read, session_id)
+            found = await asyncio.to_thread(self._store.read_handoff, session_id)
+            return found.take()
         except (SessionCorruptError, SessionFromNewerVersionError) as exc:
             self._damaged[session_id] = exc
             self._emit("damaged", session_id, None, exc)

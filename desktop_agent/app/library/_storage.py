@@ -14,7 +14,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from desktop_agent.app.library._codec import (
     SessionDecodeError,
@@ -55,11 +55,31 @@ UNFINISHED_REPLY = "unfinished_reply"
 """The part of a session file holding the reply that was streaming at the last save."""
 
 Entry = dict[str, Any]
+T = TypeVar("T")
 
 
 def reason_of(exc: OSError) -> str:
     """A short text for an ``OSError``: the system's message, else the error itself."""
     return exc.strerror or str(exc) or type(exc).__name__
+
+
+class Handoff(Generic[T]):
+    """A value handed to a worker thread, which takes it.
+
+    The executor keeps a call's arguments until its thread moves on, a moment after the
+    caller resumes; a large state passed directly would still be alive when the caller
+    turns the garbage collector back on, and be scanned. Taken, it dies in the worker.
+    """
+
+    def __init__(self, value: T) -> None:
+        """Hold ``value`` until :meth:`take`."""
+        self._value: T | None = value
+
+    def take(self) -> T:
+        """The value (once)."""
+        value, self._value = self._value, None
+        assert value is not None, "a Handoff is taken once"
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +142,7 @@ class SessionStore:
         lock: SessionLock,
         scanner: StateScanner,
         meta: dict[str, Any],
-        parts: dict[str, Any],
+        parts: Handoff[dict[str, Any]],
         expected: list[int] | None,
     ) -> Entry:
         """Write a session (blobs, file, search text) and index it.
@@ -132,7 +152,7 @@ class SessionStore:
             lock: Its lock, taken if not held yet.
             scanner: Its scanner.
             meta: The metadata state.
-            parts: The other parts' states.
+            parts: The other parts' states (taken, so they are freed here).
             expected: The stamp of the file as this process last read or wrote it
                 (``None``: no file yet); checked when the lock is newly taken.
 
@@ -141,9 +161,10 @@ class SessionStore:
                 this process read it.
             SessionSaveError: The disk refused, or the state is not JSON-serializable.
         """
+        states = parts.take()
         try:
             self._take(session_id, lock, expected)
-            scan = scanner.scan(parts)
+            scan = scanner.scan(states)
             data = encode_session({"meta": meta, **scan.parts})
             path = self.paths.file(session_id)
             atomic_write_bytes(path, data)
@@ -208,6 +229,10 @@ class SessionStore:
         if found.has_blob_refs:
             relocate_blobs(found.parts, self.paths.blobs(session_id))
         return found
+
+    def read_handoff(self, session_id: str) -> Handoff[SessionFile]:
+        """:meth:`read`, handed off (see :class:`Handoff`)."""
+        return Handoff(self.read(session_id))
 
     def damaged(self, session_id: str, reason: str) -> SessionCorruptError:
         """Record in the index that a session is damaged; the error to raise."""

@@ -2,18 +2,14 @@
 
 ``ChatView`` is the widget the window embeds. The other names are its parts, public for the
 window, benchmarks and tests: the Qt model adapter, the stream coalescer, the incremental
-Markdown renderer and its work counters, and the PySide6/CPython 3.11 reference-count guard
-(applied on import; see ``_refcount_guard``).
+Markdown renderer and its work counters.
 """
 
 from desktop_agent.ui.chat._coalescer import StreamCoalescer
 from desktop_agent.ui.chat._markdown import RENDER_STATS, RenderStats, TextRender
 from desktop_agent.ui.chat._markdown_split import Chunk, MarkdownSplitter, split_markdown
 from desktop_agent.ui.chat._model import ENTRY_ROLE, ConversationModel
-from desktop_agent.ui.chat._refcount_guard import protect_singletons
 from desktop_agent.ui.chat._view import ChatView
-
-protect_singletons()
 
 __all__ = [
     "ENTRY_ROLE",
@@ -25,6 +21,5 @@ __all__ = [
     "RenderStats",
     "StreamCoalescer",
     "TextRender",
-    "protect_singletons",
     "split_markdown",
 ]

@@ -12,17 +12,20 @@ from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSlider, QStyle, QToolButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSlider, QToolButton
 
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._media_loader import decode_base64, is_remote, local_path
 from desktop_agent.ui.chat._media_views import (
-    _EXTENSIONS,
-    _media_box,
+    MEDIA_EXTENSIONS,
+    media_box,
     multimedia,
     source_label,
     source_url,
 )
+
+PLAY_GLYPH = "\u25b6"
+PAUSE_GLYPH = "\u275a\u275a"
 
 
 def format_ms(ms: int) -> str:
@@ -44,12 +47,12 @@ class AudioView(QFrame):
         self._pending_remote: QUrl | None = None
         self.state = "loading"
         self.duration_ms = 0
-        layout = _media_box(self)
+        layout = media_box(self)
         row = QHBoxLayout()
         row.setSpacing(8)
         self.play_button = QToolButton(self)
         self.play_button.setObjectName("playAudio")
-        self.play_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
+        self.play_button.setText(PLAY_GLYPH)  # glyphs follow the theme's text colour
         self.play_button.setToolTip("Play")
         self.play_button.clicked.connect(self.toggle_playback)
         row.addWidget(self.play_button)
@@ -118,7 +121,7 @@ class AudioView(QFrame):
         buffer = QBuffer(self._player)  # dies with the player, never before it
         buffer.setData(QByteArray(raw))
         buffer.open(QIODevice.OpenModeFlag.ReadOnly)
-        ext = _EXTENSIONS.get(str(self._source.get("media_type", "")), "wav")
+        ext = MEDIA_EXTENSIONS.get(str(self._source.get("media_type", "")), "wav")
         self._player.setSourceDevice(buffer, QUrl(f"audio.{ext}"))
 
     def _reset_player(self, mm: Any) -> None:
@@ -169,9 +172,7 @@ class AudioView(QFrame):
     def _on_playback_state(self, state: Any) -> None:
         mm = multimedia()
         playing = mm is not None and state == mm.QMediaPlayer.PlaybackState.PlayingState
-        pixmaps = QStyle.StandardPixmap
-        icon = pixmaps.SP_MediaPause if playing else pixmaps.SP_MediaPlay
-        self.play_button.setIcon(self.style().standardIcon(icon))
+        self.play_button.setText(PAUSE_GLYPH if playing else PLAY_GLYPH)
         self.play_button.setToolTip("Pause" if playing else "Play")
 
     # -- user actions ------------------------------------------------------------------

@@ -16,7 +16,8 @@ from desktop_agent.ui.chat._markdown import TextRender, TextRenderCache
 from desktop_agent.ui.chat._media_loader import ImageService
 from desktop_agent.ui.chat._theme import LIGHT, ChatPalette
 
-SAFE_LINK_SCHEMES = frozenset({"http", "https", "mailto", "file"})
+SAFE_LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+"""Link schemes opened from model-written text (never ``file:``: it could run a program)."""
 
 
 class RenderContext(QObject):

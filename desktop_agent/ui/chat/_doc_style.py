@@ -43,6 +43,7 @@ MARKDOWN_FEATURES = (
     | QTextDocument.MarkdownFeature.MarkdownNoHTML
 )
 _HEADING_SIZES = {1: 1.45, 2: 1.28, 3: 1.14}
+_IMPORTER_MARGIN = 6.0  # what Qt's Markdown importer gives paragraphs and list items
 _TOKEN_CACHE: OrderedDict[tuple[str, str, str], list[tuple[int, int, QTextCharFormat]]] = (
     OrderedDict()
 )
@@ -172,6 +173,15 @@ class DocumentStyler:
         self._code_frame.setTopMargin(6)
         self._code_frame.setBottomMargin(6)
         self._code_frame.setWidth(QTextLength(QTextLength.Type.PercentageLength, 100))
+        self._quote = QTextCharFormat()
+        self._quote.setForeground(QColor(palette.muted))
+        self._quote.setFontItalic(True)
+        self._paragraph = QTextBlockFormat()
+        self._paragraph.setTopMargin(4)
+        self._paragraph.setBottomMargin(10)
+        self._list_item = QTextBlockFormat()
+        self._list_item.setTopMargin(3)
+        self._list_item.setBottomMargin(3)
         self._spacer_block = QTextBlockFormat()
         self._spacer_block.setLineHeight(1, QTextBlockFormat.LineHeightTypes.FixedHeight.value)
         self._header_block = QTextBlockFormat()
@@ -214,19 +224,34 @@ class DocumentStyler:
 
     def _style_text(self, doc: QTextDocument) -> None:
         cursor = QTextCursor(doc)
+        base_size = doc.defaultFont().pointSizeF()
         block = doc.begin()
         while block.isValid():
             if not _is_code(block):
-                level = block.blockFormat().headingLevel()
+                fmt = block.blockFormat()
+                level = fmt.headingLevel()
                 if level:
-                    self._style_heading(cursor, block, level)
+                    self._style_heading(cursor, block, level, base_size)
+                elif fmt.hasProperty(QTextFormat.Property.BlockQuoteLevel):
+                    cursor.setPosition(block.position())
+                    cursor.setPosition(
+                        block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor
+                    )
+                    cursor.mergeCharFormat(self._quote)
+                elif fmt.topMargin() == _IMPORTER_MARGIN == fmt.bottomMargin():
+                    # Paragraphs and list items (table cells have no margins): the
+                    # importer spaces both alike; paragraphs read better further apart.
+                    cursor.setPosition(block.position())
+                    spacing = self._list_item if block.textList() else self._paragraph
+                    cursor.mergeBlockFormat(spacing)
                 self._style_fragments(cursor, block)
             block = block.next()
 
-    def _style_heading(self, cursor: QTextCursor, block: QTextBlock, level: int) -> None:
+    def _style_heading(
+        self, cursor: QTextCursor, block: QTextBlock, level: int, base_size: float
+    ) -> None:
         fmt = QTextCharFormat()
-        base = block.document().defaultFont().pointSizeF()
-        fmt.setFontPointSize(base * _HEADING_SIZES.get(level, 1.0))
+        fmt.setFontPointSize(base_size * _HEADING_SIZES.get(level, 1.0))
         fmt.setFontWeight(QFont.Weight.DemiBold)
         cursor.setPosition(block.position())
         cursor.setPosition(block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor)

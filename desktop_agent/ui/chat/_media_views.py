@@ -39,7 +39,7 @@ from desktop_agent.ui.chat._media_loader import (
     local_path,
 )
 
-_EXTENSIONS = {
+MEDIA_EXTENSIONS = {
     "audio/wav": "wav",
     "audio/x-wav": "wav",
     "audio/wave": "wav",
@@ -84,7 +84,7 @@ def source_url(source: dict[str, Any], fallback_ext: str) -> QUrl | None:
             raw = base64.b64decode(str(source.get("data", "")))
         except (binascii.Error, ValueError):
             return None
-        ext = _EXTENSIONS.get(str(source.get("media_type", "")), fallback_ext)
+        ext = MEDIA_EXTENSIONS.get(str(source.get("media_type", "")), fallback_ext)
         with tempfile.NamedTemporaryFile(suffix=f".{ext}", delete=False) as handle:
             handle.write(raw)
         return QUrl.fromLocalFile(handle.name)
@@ -93,7 +93,7 @@ def source_url(source: dict[str, Any], fallback_ext: str) -> QUrl | None:
     return QUrl.fromLocalFile(os.path.abspath(path)) if path else QUrl(url)
 
 
-def _media_box(widget: QFrame) -> QVBoxLayout:
+def media_box(widget: QFrame) -> QVBoxLayout:
     widget.setObjectName("mediaBox")
     layout = QVBoxLayout(widget)
     layout.setContentsMargins(10, 8, 10, 8)
@@ -159,7 +159,7 @@ class ImageView(QFrame):
         self.canvas.hide()
         layout.addWidget(self.canvas)
         self.placeholder = QFrame(self)
-        box = _media_box(self.placeholder)
+        box = media_box(self.placeholder)
         self.caption = QLabel(self.placeholder)
         self.caption.setObjectName("mediaCaption")
         self.caption.setWordWrap(True)
@@ -262,7 +262,7 @@ class VideoView(QFrame):
         """Show the placeholder for ``block``."""
         super().__init__()
         self._source = block.get("source") or {}
-        layout = _media_box(self)
+        layout = media_box(self)
         row = QHBoxLayout()
         self.caption = QLabel(f"Video · {source_label(self._source)}", self)
         self.caption.setObjectName("mediaCaption")

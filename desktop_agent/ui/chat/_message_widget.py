@@ -108,6 +108,7 @@ class RowWidget(QWidget):
 
     def refresh(self, entry: ConversationEntry) -> None:
         """Show the entry's current state."""
+        self.revision = entry.revision
 
     def busy(self) -> bool:
         """Whether the row must stay alive off-screen (e.g. audio is playing)."""

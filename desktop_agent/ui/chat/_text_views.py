@@ -7,6 +7,8 @@ chunks that changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QCursor, QResizeEvent, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
@@ -45,8 +47,8 @@ def _hfw_policy(widget: QWidget) -> None:
 class CopyButton(QToolButton):
     """A small "Copy" button that puts some text on the clipboard and says so."""
 
-    def __init__(self, text_source: object, parent: QWidget | None = None) -> None:
-        """Create a button copying ``text_source()`` when clicked."""
+    def __init__(self, text_source: Callable[[], str], parent: QWidget | None = None) -> None:
+        """Create a button copying ``text_source()`` (read at click time) when clicked."""
         super().__init__(parent)
         self._source = text_source
         self.setText("Copy")
@@ -59,8 +61,7 @@ class CopyButton(QToolButton):
         self._reset.timeout.connect(lambda: self.setText("Copy"))
 
     def _copy(self) -> None:
-        source = self._source
-        RenderContext.copy_text(str(source() if callable(source) else source))
+        RenderContext.copy_text(self._source())
         self.setText("Copied")
         self._reset.start()
 

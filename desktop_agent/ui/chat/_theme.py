@@ -142,6 +142,7 @@ def chat_style_sheet(p: ChatPalette) -> str:
     #chatView QToolButton {{ color: {p.muted}; background: transparent; border: none;
         border-radius: 4px; padding: 2px 6px; }}
     #chatView QToolButton:hover {{ background: {p.tool_header}; color: {p.text}; }}
+    #chatView QToolButton#playAudio {{ color: {p.text}; font-size: 14px; min-width: 22px; }}
     #chatView QToolButton#thinkingToggle {{ color: {p.thinking_text}; font-style: italic;
         padding: 2px 0px; }}
     #chatView QPushButton {{ color: {p.text}; background: {p.assistant_bg};

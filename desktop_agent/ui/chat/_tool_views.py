@@ -8,6 +8,7 @@ every refresh of its row — the conversation marks the row changed when a resul
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
@@ -128,7 +129,7 @@ class ToolUseCard(_Card):
 class ToolResultCard(_Card):
     """A tool result: streamed text output, and any images, audio or video it returned."""
 
-    def __init__(self, ctx: RenderContext, media_factory: Any) -> None:
+    def __init__(self, ctx: RenderContext, media_factory: Callable[[Any], QWidget]) -> None:
         """Create an empty card; ``media_factory(block)`` builds media widgets."""
         super().__init__("Result", "")
         self._ctx, self._media_factory = ctx, media_factory

@@ -219,8 +219,8 @@ def build_chrome(window: TemplateEditorWindow) -> EditorChrome:
     for pane in (window.module_list, window.middle, window.preview_pane):
         splitter.addWidget(pane)
     splitter.setChildrenCollapsible(False)
-    for pane, stretch in enumerate(PANE_STRETCH):
-        splitter.setStretchFactor(pane, stretch)
+    for position, stretch in enumerate(PANE_STRETCH):
+        splitter.setStretchFactor(position, stretch)
     bottom = QHBoxLayout()
     bottom.addWidget(chrome.problems, 1)
     bottom.addWidget(chrome.revert)

@@ -13,6 +13,8 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QByteArray,
+    QMimeData,
     QModelIndex,
     QPersistentModelIndex,
     QSize,
@@ -35,6 +37,7 @@ from desktop_agent.ui.template_editor._document import Change, DraftModule, Temp
 from desktop_agent.ui.template_editor._faults import Fault
 
 AnyIndex = QModelIndex | QPersistentModelIndex
+MODULE_ROW_MIME = "application/x-desktop-agent-template-module"
 MoveRequest = Callable[[int, int], None]
 EnableRequest = Callable[[int, bool], None]
 
@@ -151,6 +154,40 @@ class ModuleListModel(QAbstractListModel):
     def supportedDropActions(self) -> Qt.DropAction:
         """Rows are moved, never copied."""
         return Qt.DropAction.MoveAction
+
+    def mimeTypes(self) -> list[str]:
+        """Only rows of a template's module list can be dropped here."""
+        return [MODULE_ROW_MIME]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        """The dragged row's number."""
+        data = QMimeData()
+        rows = sorted({index.row() for index in indexes if index.isValid()})
+        data.setData(MODULE_ROW_MIME, QByteArray(str(rows[0] if rows else -1).encode()))
+        return data
+
+    def canDropMimeData(
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: AnyIndex
+    ) -> bool:
+        """Accept a moved module row."""
+        return action == Qt.DropAction.MoveAction and data.hasFormat(MODULE_ROW_MIME)
+
+    def dropMimeData(
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: AnyIndex
+    ) -> bool:
+        """Ask to move the dropped row (used when the view does not move rows itself).
+
+        ``row`` is where it was dropped between rows; a drop onto a row (``parent``)
+        takes that row's place; a drop below the last row moves it to the end.
+        """
+        if not self.canDropMimeData(data, action, row, column, parent):
+            return False
+        source = int(bytes(data.data(MODULE_ROW_MIME).data()).decode() or -1)
+        if parent.isValid():
+            before = parent.row() + (1 if parent.row() > source else 0)
+        else:
+            before = row if row >= 0 else self.rowCount()
+        return self.moveRows(QModelIndex(), source, 1, QModelIndex(), before)
 
     def moveRows(
         self,
@@ -312,7 +349,9 @@ def _module_view(model: ModuleListModel) -> QListView:
     view = QListView()
     view.setModel(model)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+    # DragDrop rather than InternalMove: the model only accepts its own rows anyway, and
+    # a drop whose source Qt cannot tell (some platforms) still reaches dropMimeData.
+    view.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
     view.setDefaultDropAction(Qt.DropAction.MoveAction)
     view.setDragEnabled(True)
     view.setAcceptDrops(True)

@@ -116,8 +116,8 @@ class SegmentRow(QFrame):
         """Show a new value of the same kind of segment."""
         if self.text_editor is not None:
             self.text_editor.set_text_quietly(segment.value)
-        elif self.picker is not None and self.picker.current_name() != segment.value:
-            self.picker.set_names(variables, segment.value)
+        elif self.picker is not None:
+            self.picker.set_names(variables, segment.value)  # drops a fixed unknown name
         self._show_description()
 
     def show_faults(self, messages: Sequence[str]) -> None:

@@ -366,7 +366,8 @@ class TemplateEditorWindow(QWidget):
         Returns:
             Whether it was applied (``False`` when the draft has problems).
         """
-        self._settle_json_typing()
+        if self.json_tab.has_uncommitted:
+            self.json_tab.commit_now()
         if not self.is_valid:
             self.chrome.show_notice("Fix the problems shown in red before applying.", error=True)
             return False

@@ -87,13 +87,16 @@ async def test_format_0_is_written_back_as_the_current_format(tmp_path: Path) ->
     assert parts["meta"]["title"] == "Wie spät ist es in Tokio? 🗼"
 
 
+PICTURE, COUNTING = "TPQfCfTydWVDAQkpgZ4Hgt", "NzeKoWmNwXWCrRVTBgR5Z8"
+
+
 @pytest.mark.parametrize("fresh_index", [True, False])
 async def test_format_1_files_load_with_their_blobs(tmp_path: Path, fresh_index: bool) -> None:
     root = data_root_from("v1", tmp_path)
     library = SessionLibrary(root)
     if not fresh_index:
         await library.list()
-    [row] = await library.list()
+    row = {r.session_id: r for r in await library.list()}[PICTURE]
     assert (row.title, row.model, row.message_count) == (
         "What is in this picture?",
         "gpt-4o-mini",
@@ -111,3 +114,20 @@ async def test_format_1_files_load_with_their_blobs(tmp_path: Path, fresh_index:
     assert memory[3].get_text_content() == "Squares have four equal sides."
     assert restored.sys_prompt == "You are Friday, a helpful assistant."
     assert [r.session_id for r in await library.search("four equal")] == [row.session_id]
+
+
+async def test_format_1_sliced_memory_loads(tmp_path: Path) -> None:
+    library = SessionLibrary(data_root_from("v1", tmp_path))
+    row = {r.session_id: r for r in await library.list()}[COUNTING]
+    assert (row.title, row.message_count, row.model) == (
+        "Count 0: what comes next?",
+        300,
+        "qwen2.5:7b",
+    )
+    restored = agent()
+    await library.load(COUNTING, agent=restored)
+    memory = await restored.memory.get_memory()
+    assert len(memory) == 300
+    assert memory[-1].get_text_content() == "150 — «next» ✓"
+    assert restored.sys_prompt == "You count."
+    assert [r.session_id for r in await library.search("«next»")] == [COUNTING]

@@ -241,6 +241,49 @@ def bench_stream(app: QApplication, view: ChatView, conversation: Conversation) 
     )
 
 
+def bench_flush_cost(app: QApplication, view: ChatView, conversation: Conversation) -> None:
+    """CPU per flush with the flush cadence of 3,000 chunks/s at 30 ms: one per 90 chunks.
+
+    Deterministic (no timers, no wall clock), so it means the same on a loaded machine.
+    """
+    conversation.reset(history(500))
+    pump(app, 0.3)
+    tokens = answer_tokens(20_000)
+    block = {"type": "text", "text": ""}
+    msg = Msg("assistant", [block], "assistant")
+    render_cpu: list[float] = []
+    paint_cpu: list[float] = []
+    text = ""
+    start = time.thread_time()
+    for i, token in enumerate(tokens):
+        sdk_work()
+        text += token
+        block["text"] = text
+        conversation.upsert(msg, last=i == len(tokens) - 1)
+        if i % 90 == 89:
+            t = time.thread_time()
+            view.model.coalescer.flush()
+            view.list.relayout()
+            t2 = time.thread_time()
+            view.repaint()
+            render_cpu.append(t2 - t)
+            paint_cpu.append(time.thread_time() - t2)
+    cpu = time.thread_time() - start
+    sdk = len(tokens) * SDK_CPU_PER_CHUNK
+    print("== flush cost at 3,000 chunks/s (one flush per 90 chunks, CPU time)")
+    print(
+        f"per flush: render+layout mean {statistics.mean(render_cpu) * 1000:.1f} ms "
+        f"(p99 {sorted(render_cpu)[int(len(render_cpu) * 0.99)] * 1000:.1f}), paint mean "
+        f"{statistics.mean(paint_cpu) * 1000:.1f} ms; first/last 10% of flushes: "
+        f"{statistics.mean(render_cpu[: len(render_cpu) // 10]) * 1000:.1f} / "
+        f"{statistics.mean(render_cpu[-len(render_cpu) // 10 :]) * 1000:.1f} ms"
+    )
+    print(
+        f"total {cpu:.2f} s CPU for {len(tokens)} chunks, of which SDK stand-in {sdk:.2f} s "
+        f"→ {len(tokens) / cpu:.0f} chunks/s = {sdk / cpu:.2f} × the SDK-alone rate"
+    )
+
+
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
@@ -250,6 +293,7 @@ def main() -> None:
     view.show()
     pump(app, 0.3)
     bench_open(app, view, conversation)
+    bench_flush_cost(app, view, conversation)
     bench_stream(app, view, conversation)
 
 
