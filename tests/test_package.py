@@ -77,6 +77,8 @@ def test_only_ui_imports_qt() -> None:
             continue
         for line in path.read_text(encoding="utf-8").splitlines():
             stripped = line.strip()
-            if stripped.startswith(("import PySide6", "from PySide6", "import qasync", "from qasync")):
+            if stripped.startswith(
+                ("import PySide6", "from PySide6", "import qasync", "from qasync")
+            ):
                 offenders.append(rel)
     assert offenders == []

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from desktop_agent.context import ContextConfigError
 
@@ -68,17 +67,6 @@ def parse_fault(path: str, message: str) -> Fault:
         field=match["field"],
         segment=int(segment) if segment is not None else None,
     )
-
-
-def validation_faults(
-    validate: Callable[[Mapping[str, Any]], object], data: Mapping[str, Any]
-) -> list[Fault]:
-    """The faults ``validate`` finds in ``data`` ([] when it is valid)."""
-    try:
-        validate(data)
-    except ContextConfigError as exc:
-        return [parse_fault(path, message) for path, message in exc.faults]
-    return []
 
 
 def error_faults(error: ContextConfigError) -> list[Fault]:

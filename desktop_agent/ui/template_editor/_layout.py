@@ -173,15 +173,20 @@ class EditorChrome:
             self.problems.setToolTip("")
         else:
             first = faults[0]
-            where = _where(first, names)
-            more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
+            message = _shorten(first.message, 110)
+            more = f" (and {len(faults) - 1} more; hover for all)" if len(faults) > 1 else ""
             self.problems.setText(
-                f"⚠ {len(faults)} problem(s), Apply is blocked — {where}: {first.message}{more}"
+                f"⚠ {len(faults)} problem(s), Apply is blocked — "
+                f"{_where(first, names)}: {message}{more}"
             )
             self.problems.setProperty("error", True)
             self.problems.setToolTip("\n".join(f"{_where(f, names)}: {f.message}" for f in faults))
         self.problems.style().unpolish(self.problems)
         self.problems.style().polish(self.problems)
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _where(fault: Fault, names: Sequence[str]) -> str:

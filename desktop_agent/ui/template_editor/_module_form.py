@@ -27,7 +27,6 @@ from desktop_agent.ui.template_editor._widgets import (
     UNKNOWN_MARK,
     FaultLabel,
     mark_fault,
-    separator,
     signals_blocked,
 )
 
@@ -168,7 +167,7 @@ class ModuleForm(QWidget):
         layout = QVBoxLayout(page)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(form)
-        layout.addWidget(separator())
+        layout.addSpacing(8)
         layout.addWidget(title)
         layout.addWidget(hint)
         layout.addWidget(self.segments)

@@ -197,7 +197,7 @@ class PreviewPane(QWidget):
 
     def show_paused(self, reason: str) -> None:
         """The preview cannot be built now (the draft has problems, say)."""
-        self.status.setText(f"⏸ {reason} (showing the last preview)")
+        self.status.setText(f"{reason} The last preview is shown.")
 
     def _show_report(self, preview: Preview) -> None:
         self.report.clear()

@@ -131,10 +131,10 @@ class SegmentRow(QFrame):
         if self.picker is None:
             self.description.hide()
             return
-        name = self.picker.current_name()
-        described = self.picker.description(name)
-        self.description.setText(described or f"“{name}” is not a known variable.")
-        self.description.show()
+        # An unknown name has no description; its fault message says what is wrong.
+        described = self.picker.description(self.picker.current_name())
+        self.description.setText(described)
+        self.description.setVisible(bool(described))
 
     def _text_changed(self) -> None:
         assert self.text_editor is not None

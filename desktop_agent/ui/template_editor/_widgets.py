@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase, QResizeEvent
-from PySide6.QtWidgets import QComboBox, QFrame, QLabel, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QWidget
 
 UNKNOWN_MARK = "⚠"
 
@@ -138,11 +138,3 @@ def signals_blocked(*widgets: QWidget) -> Iterator[None]:
     finally:
         for widget, was in zip(widgets, previous, strict=True):
             widget.blockSignals(was)
-
-
-def separator() -> QFrame:
-    """A thin horizontal line."""
-    line = QFrame()
-    line.setFrameShape(QFrame.Shape.HLine)
-    line.setFrameShadow(QFrame.Shadow.Sunken)
-    return line

@@ -47,6 +47,7 @@ from desktop_agent.ui.template_editor._preview_pane import (
     PreviewPane,
     VariablesProvider,
 )
+from desktop_agent.ui.template_editor._segments import focus_segment_editor
 
 AppliedCallback = Callable[[ContextConfig], None]
 
@@ -249,6 +250,8 @@ class TemplateEditorWindow(QWidget):
         else:
             first = next(iter(self.form.segments.variables()), "")
             self._push(edits.add_segment(self.document, row, "variable", first))
+        if self.form.segments.rows:
+            focus_segment_editor(self.form.segments.rows[-1])
 
     def _json_edited(self, data: dict[str, Any]) -> None:
         self._push(edits.replace_template(data, "Edit JSON", merge=True))
@@ -348,7 +351,7 @@ class TemplateEditorWindow(QWidget):
     def _request_preview(self) -> None:
         if self.draft_config is None or self.json_tab.pending_faults:
             self.preview.cancel()
-            self.preview_pane.show_paused("Preview paused: fix the problems to update it.")
+            self.preview_pane.show_paused("Paused until the problems are fixed.")
             return
         if not self.isVisible():
             return  # built when shown: no plug-in calls for a hidden window

@@ -65,6 +65,12 @@ def open_editor(
     return editor
 
 
+def report_cell(editor: TemplateEditorWindow, row: int, column: int) -> str:
+    item = editor.preview_pane.report.topLevelItem(row)
+    assert item is not None
+    return item.text(column)
+
+
 def text_of(message: dict[str, Any]) -> str:
     content = message.get("content") or ""
     if isinstance(content, str):
@@ -91,9 +97,8 @@ async def test_preview_shows_each_modules_reason_and_updates_as_you_type(
         ("user", "And tomorrow?"),
     ]
     pane = editor.preview_pane
-    rows = [pane.report.topLevelItem(i) for i in range(pane.report.topLevelItemCount())]
-    assert [row.text(1) for row in rows][3] == "✗ is_relevant_func returned False"
-    assert rows[0].text(2) == str(preview.reports[0].tokens)
+    assert report_cell(editor, 3, 1) == "✗ is_relevant_func returned False"
+    assert report_cell(editor, 0, 2) == str(preview.reports[0].tokens)
     assert pane.prompt.toPlainText().startswith("You are Friday, an AI assistant")
     assert "And tomorrow?" in pane.messages.toPlainText()
     assert "7 modules" in pane.status.text() and "tokens" in pane.status.text()
@@ -113,7 +118,7 @@ async def test_preview_shows_each_modules_reason_and_updates_as_you_type(
         False,
         "importance_func=false",
     )
-    assert pane.report.topLevelItem(0).text(2) == "–"
+    assert report_cell(editor, 0, 2) == "–"
 
 
 async def test_a_sample_message_drives_the_importance_functions(
