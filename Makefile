@@ -36,5 +36,9 @@ format: setup
 bench: setup
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen $(BIN)/python $$b || exit 1; done
 
+# The one-folder app dist/desktop-agent/ (PyInstaller, installed into .venv when missing).
+package: setup
+	$(BIN)/python packaging/build.py
+
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import statistics
@@ -78,10 +79,11 @@ def _long_reply(tokens: int) -> dict[str, Any]:
 
 def build_script(turns: int, tokens: int) -> list[dict[str, Any]]:
     """Every reply, in the order the benchmark sends its requests."""
-    # Each turn's two replies twice: once for the agent, once for the raw-SDK replay.
+    # The long replies first; then each turn's two replies twice: once for the agent, once
+    # for the raw-SDK replay.
     all_turns = range(turns + WARMUP_TURNS)
     turn_replies = [reply for t in all_turns for reply in _turn_replies(t) * 2]
-    return [*turn_replies, *[_long_reply(tokens)] * (3 * STREAM_REPEATS + 1)]
+    return [*[_long_reply(tokens)] * (3 * STREAM_REPEATS + 1), *turn_replies]
 
 
 @contextmanager
@@ -264,6 +266,7 @@ async def bench_stream(base_url: str) -> dict[str, list[Run]]:
     for repeat in range(STREAM_REPEATS):
         order = list(runs)[repeat % 3 :] + list(runs)[: repeat % 3]
         for kind in order:
+            gc.collect()
             if kind == "raw SDK":
                 runs[kind].append(await raw_request(model.client, request))
             elif kind == "model":
@@ -317,9 +320,9 @@ def report_stream(runs: dict[str, list[Run]], tokens: int) -> None:
 
 
 async def run(base_url: str, turns: int, tokens: int) -> None:
+    report_stream(await bench_stream(base_url), tokens)
     wall, cpu = await bench_turns(base_url, turns)
     report_turns(wall, cpu)
-    report_stream(await bench_stream(base_url), tokens)
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import statistics
 import tempfile
@@ -263,10 +264,15 @@ def report(rows: list[dict[str, float]]) -> None:
 async def main() -> None:
     """Run every size and print the figures."""
     rows = []
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-session-") as folder:
         for count, repeats in SIZES:
             rows.append(await bench(count, repeats, Path(folder)))
     report(rows)
+    print(
+        f"\nmachine load average (1 min): {load_before:.2f} before, "
+        f"{os.getloadavg()[0]:.2f} after, on {os.cpu_count()} CPUs"
+    )
 
 
 if __name__ == "__main__":

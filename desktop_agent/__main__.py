@@ -14,12 +14,22 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
         description="A desktop AI assistant for OpenAI-compatible models.",
     )
     parser.add_argument("--version", action="version", version=f"desktop-agent {__version__}")
+    parser.add_argument(
+        "--self-check",
+        action="store_true",
+        help="open the window (works offscreen), render one message of each kind, read the "
+        "shipped resources, print a report and exit: 0 when everything works",
+    )
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse the command line and start the desktop window."""
-    _parse_args(sys.argv[1:] if argv is None else argv)
+    """Parse the command line and start the desktop window (or run the self-check)."""
+    args = _parse_args(sys.argv[1:] if argv is None else argv)
+    if args.self_check:
+        from desktop_agent.ui._self_check import run_self_check
+
+        return run_self_check()
     try:
         from desktop_agent.ui.app import run  # type: ignore[import-not-found,unused-ignore]
     except ModuleNotFoundError as exc:

@@ -1,8 +1,17 @@
-"""Where the Qt-free data files shipped with the app live.
+"""Where the data files shipped with the app live (context templates, icons).
 
-A source checkout keeps them in the repository's top-level ``resources/`` folder; an
-installed wheel carries the same tree as the package data ``desktop_agent/resources``.
-:func:`resource_path` hides the difference so callers name a file by its parts only.
+They are kept in the repository's top-level ``resources/`` folder, and always reached as
+the package data ``desktop_agent/resources`` through :mod:`importlib.resources`:
+
+- a source checkout or editable install: ``desktop_agent/resources`` is a symlink to
+  ``../resources``;
+- an installed wheel: setuptools copied the tree into the package (``pyproject.toml``,
+  ``[tool.setuptools.package-data]``);
+- the PyInstaller app: the spec puts it at ``desktop_agent/resources`` in the bundle.
+
+Should the symlink be missing (a checkout on a file system without symlinks), the
+checkout's ``resources/`` folder is used directly. :func:`resource_path` hides all this
+so callers name a file by its parts only.
 """
 
 from __future__ import annotations

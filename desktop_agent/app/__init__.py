@@ -1,9 +1,12 @@
-"""Qt-free application services the window uses: settings, providers, the chat service.
+"""Qt-free application services the window uses: settings, providers, the chat service,
+and the session switcher (the session library itself is ``desktop_agent.app.library``,
+imported lazily: the switcher loads it after the window's first paint).
 
 Nothing here imports Qt; the window (``desktop_agent.ui``) adapts these objects to widgets.
 """
 
 from desktop_agent.app._agent_factory import preload_agent_core
+from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._chat_service import ChatService
 from desktop_agent.app._conversation import (
     Changed,
@@ -26,6 +29,13 @@ from desktop_agent.app._providers import (
     provider_from_settings,
     resolve_provider,
 )
+from desktop_agent.app._session_switcher import (
+    ActiveSessionChanged,
+    AutosaveFailed,
+    AutosaveRecovered,
+    SessionSwitcher,
+    SwitcherEvent,
+)
 from desktop_agent.app._settings import (
     LoadedSettings,
     ProviderPreset,
@@ -44,6 +54,10 @@ from desktop_agent.app._turn_events import (
 )
 
 __all__ = [
+    "ActiveSessionChanged",
+    "AgentState",
+    "AutosaveFailed",
+    "AutosaveRecovered",
     "Changed",
     "ChatService",
     "Conversation",
@@ -58,7 +72,9 @@ __all__ = [
     "ProviderPreset",
     "Removed",
     "Reset",
+    "SessionSwitcher",
     "Settings",
+    "SwitcherEvent",
     "ToolStatus",
     "TurnEvent",
     "TurnFailed",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
+from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._providers import Provider
 from desktop_agent.app._settings import Settings
 from desktop_agent.app._turn_events import TurnUsage
@@ -21,13 +22,13 @@ from desktop_agent.app._turn_events import TurnUsage
 if TYPE_CHECKING:
     from desktop_agent.tool import AskPermission
 
-AGENT_NAME = "Assistant"
 NO_KEY = "EMPTY"  # the openai SDK insists on a key; local servers ignore it
 CORE_MODULES = (
     "openai",
     "desktop_agent.model",
     "desktop_agent.formatter",
     "desktop_agent.memory",
+    "desktop_agent.context",
     "desktop_agent.tool",
     "desktop_agent.agent",
 )
@@ -81,8 +82,10 @@ async def build_agent_parts(
     memory: Any = None,
     permissions: Any = None,
     ask: AskPermission | None = None,
+    state: AgentState | None = None,
 ) -> AgentParts:
-    """A ``ReActAgent`` with the OpenAI-compatible model, formatter, desktop tools and memory.
+    """A ``ReActAgent`` with the OpenAI-compatible model, formatter, desktop tools, memory
+    and ``InputModule`` (the context template it assembles its prompt with).
 
     Args:
         provider: Endpoint and model.
@@ -91,26 +94,33 @@ async def build_agent_parts(
         permissions: The conversation's ``ToolPermissions`` to keep ("allow always" lasts
             one chat session); a new one asking through ``ask`` if ``None``.
         ask: The permission callback for the desktop tools (``None`` denies every request).
+        state: The conversation's :class:`AgentState` (memory, input module, name, system
+            prompt, tool groups — e.g. restored from a session); the agent is built around
+            it and attached to it. Default: a fresh one with ``memory`` and the default
+            template.
     """
     await preload_agent_core()
     from desktop_agent.agent import ReActAgent
     from desktop_agent.formatter import OpenAIChatFormatter
-    from desktop_agent.memory import InMemoryMemory
     from desktop_agent.tool import Toolkit, ToolPermissions, register_desktop_tools
 
     usage = UsageMeter()
     model = _metered_model(provider, settings, usage)
     toolkit = Toolkit()
     permissions = register_desktop_tools(toolkit, permissions or ToolPermissions(ask))
+    if state is None:
+        state = AgentState(settings.system_prompt, memory=memory)
     agent = ReActAgent(
-        name=AGENT_NAME,
-        sys_prompt=settings.system_prompt,
+        name=state.name,
+        sys_prompt=state.sys_prompt,
         model=model,
         formatter=OpenAIChatFormatter(),
         toolkit=toolkit,
-        memory=memory if memory is not None else InMemoryMemory(),
+        memory=state.memory,
+        input_module=state.input_module,
     )
     agent.set_console_output_enabled(False)
+    state.attach(agent)
     return AgentParts(agent, model, permissions, usage)
 
 

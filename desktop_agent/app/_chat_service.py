@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
 from desktop_agent.app._agent_factory import AgentParts, build_agent_parts
+from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._errors import describe_error
 from desktop_agent.app._providers import Provider
 from desktop_agent.app._settings import Settings
@@ -34,6 +35,7 @@ from desktop_agent.message import ContentBlock, Msg
 
 if TYPE_CHECKING:
     from desktop_agent.app._conversation import Conversation
+    from desktop_agent.context import ContextConfig, InputModule
     from desktop_agent.tool import AskPermission
 
 TurnListener = Callable[[TurnEvent], None]
@@ -77,6 +79,8 @@ class ChatService:
         self._retry_point: tuple[Msg, int] | None = None
         self._turn_counter = 0
         self._stale = False
+        self._agent_state: AgentState | None = None
+        self._session_saver: Callable[[], Awaitable[None]] | None = None
 
     # -- state -------------------------------------------------------------------------
 
@@ -84,6 +88,11 @@ class ChatService:
     def provider(self) -> Provider | None:
         """The endpoint turns go to."""
         return self._provider
+
+    @property
+    def settings(self) -> Settings:
+        """The settings turns use."""
+        return self._settings
 
     @property
     def busy(self) -> bool:
@@ -100,6 +109,52 @@ class ChatService:
         """The agent's memory (``None`` until the first turn builds the agent)."""
         return self._memory
 
+    @property
+    def agent_state(self) -> AgentState:
+        """What a session saves of the agent: memory, tool groups, name, system prompt and
+        input module. It exists before the agent is built (created on first use)."""
+        if self._agent_state is None:
+            self._agent_state = AgentState(self._settings.system_prompt, memory=self._memory)
+            self._memory = self._agent_state.memory
+        return self._agent_state
+
+    @property
+    def input_module(self) -> InputModule:
+        """The active conversation's ``InputModule`` (the template the prompt is built from).
+
+        It is another object after :meth:`use_state` (a session was opened) or
+        :meth:`new_conversation`.
+        """
+        return self.agent_state.input_module
+
+    async def apply_template(self, config: ContextConfig | Mapping[str, Any]) -> None:
+        """Use ``config`` as the context template from the next turn on, and save it.
+
+        Raises:
+            ContextConfigError: The config is invalid; the current one stays in use.
+        """
+        self.input_module.load_config(config)
+        if self._session_saver is not None:
+            await self._session_saver()
+
+    def set_session_saver(self, saver: Callable[[], Awaitable[None]] | None) -> None:
+        """Call ``saver`` (e.g. the session's autosave flush) after the state changes
+        outside a turn, such as :meth:`apply_template`."""
+        self._session_saver = saver
+
+    async def use_state(self, state: AgentState) -> None:
+        """Continue another conversation's agent state (a session being opened).
+
+        A running turn is stopped first; the agent is rebuilt around ``state`` on the next
+        turn. The caller shows the conversation's messages.
+        """
+        await self.stop()
+        self._retry_point = None
+        self._permissions = None
+        self._drop_agent()
+        self._agent_state = state
+        self._memory = state.memory
+
     def subscribe(self, listener: TurnListener) -> Callable[[], None]:
         """Call ``listener`` with every turn event; returns a function that unsubscribes."""
         self._listeners.append(listener)
@@ -107,6 +162,8 @@ class ChatService:
 
     def configure(self, settings: Settings, provider: Provider | None) -> None:
         """Use new settings/provider from the next turn on; the memory is kept."""
+        if self._agent_state is not None and settings.system_prompt != self._settings.system_prompt:
+            self._agent_state.sys_prompt = settings.system_prompt
         self._settings = settings
         self._provider = provider
         self._stale = True
@@ -168,6 +225,7 @@ class ChatService:
         self._memory = None
         self._permissions = None
         self._drop_agent()
+        self._agent_state = None
         self._conversation.reset([])
 
     async def aclose(self) -> None:
@@ -266,6 +324,7 @@ class ChatService:
                 memory=self._memory,
                 permissions=self._permissions,
                 ask=self._ask_permission,
+                state=self.agent_state,
             )
             self._memory = self._parts.agent.memory
             self._permissions = self._parts.permissions
@@ -298,6 +357,8 @@ class ChatService:
         """Forget the agent (not the memory); its model client closes in the background."""
         parts, self._parts = self._parts, None
         self._stale = False
+        if self._agent_state is not None:
+            self._agent_state.detach()
         if parts is None:
             return None
         # Not in self._tasks: shutting down cancels those, and a model whose client is not

@@ -26,6 +26,7 @@ import signal
 import sys
 import time
 
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -40,13 +41,17 @@ BENCH_FIRST_PAINT = "DESKTOP_AGENT_BENCH_FIRST_PAINT"
 TEST_SEND = "DESKTOP_AGENT_TEST_SEND"
 TEST_CLOSE_ON_STREAM = "DESKTOP_AGENT_TEST_CLOSE_ON_STREAM"
 
+APP_ID = "io.github.desktop_agent.DesktopAgent"
+"""Reverse-DNS id: the .desktop and AppStream file names in packaging/linux use it."""
+ICON_SIZES = (16, 32, 48, 64, 128, 256, 512)
+
 
 def run() -> int:
     """Run the application until its window is closed; returns the exit code."""
     _configure_logging()
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
-    _describe_application(app)
+    describe_application(app)
     with asyncio.Runner(loop_factory=AppEventLoop) as runner:
         return runner.run(_amain(app))
 
@@ -91,15 +96,25 @@ def _handle_sigint(close_requested: asyncio.Event) -> None:
         signal.signal(signal.SIGINT, lambda *_: loop.call_soon_threadsafe(close_requested.set))
 
 
-def _describe_application(app: QApplication) -> None:
+def describe_application(app: QApplication) -> None:
+    """Name the application and set its icon, so the desktop can show and match it."""
     app.setApplicationName("desktop-agent")
     app.setApplicationDisplayName("Desktop Agent")
     app.setOrganizationName("desktop-agent")
     app.setApplicationVersion(__version__)
-    app.setDesktopFileName("desktop-agent")
-    icon = resource_path("icons", "desktop-agent.svg")
-    if icon.exists():
-        app.setWindowIcon(QIcon(str(icon)))
+    # Wayland and X11 docks match the window to packaging/linux/<APP_ID>.desktop by this.
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(application_icon())
+
+
+def application_icon() -> QIcon:
+    """The app icon from ``resources/icons``: a PNG per size (null if none is found)."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        path = resource_path("icons", f"desktop-agent-{size}.png")
+        if path.exists():
+            icon.addFile(str(path), QSize(size, size))
+    return icon
 
 
 def _configure_logging() -> None:

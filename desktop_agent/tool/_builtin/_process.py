@@ -22,6 +22,7 @@ import asyncio
 import codecs
 import contextlib
 import os
+import shutil
 import signal
 import sys
 import time
@@ -203,6 +204,27 @@ _PIPES: dict[str, Any] = {
 }
 
 
+def python_interpreter() -> str:
+    """The interpreter that runs ``execute_python_code``: the app's own, when it is one.
+
+    A packaged (frozen) app's ``sys.executable`` is the app, which cannot run a script, so
+    there the first ``python3`` or ``python`` on ``PATH`` is used.
+
+    Raises:
+        ToolError: The app is frozen and there is no Python on ``PATH``.
+    """
+    if not getattr(sys, "frozen", False):
+        return sys.executable
+    for name in ("python3", "python"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise ToolError(
+        "no Python interpreter found: this packaged app cannot run Python code itself, and "
+        "neither python3 nor python is on PATH. Install Python 3 to use this tool."
+    )
+
+
 async def execute_python_code(code: str, timeout: float = 60) -> AsyncGenerator[ToolResponse, None]:
     """Run Python code in a separate Python process and return what it prints.
 
@@ -216,7 +238,7 @@ async def execute_python_code(code: str, timeout: float = 60) -> AsyncGenerator[
     """
 
     async def start() -> asyncio.subprocess.Process:
-        argv = [sys.executable, "-I", "-u", "-X", "utf8", "-c", code]
+        argv = [python_interpreter(), "-I", "-u", "-X", "utf8", "-c", code]
         return await asyncio.create_subprocess_exec(*argv, **_PIPES)
 
     async for chunk in _stream_process(start, timeout, "code execution"):

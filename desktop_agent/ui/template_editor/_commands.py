@@ -47,6 +47,8 @@ class EditCommand(QUndoCommand):
         if not isinstance(other, EditCommand) or other.edit.merge_key != self.edit.merge_key:
             return False
         self.edit = other.edit  # keep our inverse: undo goes back to before the run
+        if self.edit == self._inverse:  # typed back to where the run started
+            self.setObsolete(True)  # the stack drops the command
         return True
 
 

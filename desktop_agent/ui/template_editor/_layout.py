@@ -246,7 +246,7 @@ def _style_sheet(window: QWidget) -> str:
     c = colors(dark)
     return f"""
     *[fault="true"] {{ border: 1px solid {c.danger}; border-radius: 3px; }}
-    #fieldFault {{ color: {c.danger}; }}
+    #fieldFault, #faultList {{ color: {c.danger}; }}
     #templateEditorTitle {{ font-weight: 600; }}
     #templateProblems[error="true"] {{ color: {c.danger}; }}
     #templateProblems {{ color: {c.muted}; }}

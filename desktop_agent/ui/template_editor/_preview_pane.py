@@ -75,6 +75,11 @@ class PreviewController(QObject):
         self._variables_provider = variables_provider
         self._request: tuple[ContextConfig, str | None] | None = None
         self.task: asyncio.Task[None] | None = None
+        # If the window is destroyed without closing, a running build must not outlive it
+        # (it would emit on a deleted object). The closure holds no reference to ``self``.
+        running: list[asyncio.Task[None]] = []
+        self._running = running
+        self.destroyed.connect(lambda *_: [task.cancel() for task in running])
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -98,7 +103,10 @@ class PreviewController(QObject):
             self.failed.emit("The preview needs the application's event loop.")
             return
         self._cancel_task()
-        self.task = loop.create_task(self._build(config, user_input), name="template-preview")
+        task = loop.create_task(self._build(config, user_input), name="template-preview")
+        self.task = task
+        self._running.append(task)
+        task.add_done_callback(self._running.remove)
         self.started.emit()
 
     def cancel(self) -> None:

@@ -126,8 +126,7 @@ class TemplateEditorWindow(QWidget):
         self.middle = QTabWidget()
         self.middle.addTab(self.form_scroll, "Module")
         self.middle.addTab(self.json_tab, "JSON")
-        self.preview_pane = PreviewPane()
-        watch(self.preview_pane.sample_input)
+        self.preview_pane = PreviewPane()  # its sample input keeps its own undo
         self.preview = PreviewController(self.input_module, memory, variables, self)
         self.dialogs = EditorDialogs(self, self)
 

@@ -17,6 +17,7 @@ from desktop_agent.app import (
     Conversation,
     LocalServer,
     Provider,
+    SessionSwitcher,
     Settings,
     TurnFailed,
     TurnFinished,
@@ -28,6 +29,7 @@ from desktop_agent.app._providers import LOCAL_SERVERS
 from desktop_agent.ui.chat import ChatView
 from desktop_agent.ui.permissions import PermissionController
 from desktop_agent.ui.settings import SettingsController
+from desktop_agent.ui.sidebar import SessionsController
 from desktop_agent.ui.theme import apply_theme
 from desktop_agent.ui.window._chat_controller import ChatController, describe_state
 from desktop_agent.ui.window._main_window import MainWindow
@@ -38,6 +40,10 @@ _UNCONNECTED_STATES = ("", "Looking for a model…", "Not connected")
 
 class DesktopApp(QObject):
     """The window, the conversation, the chat service and the controllers around them.
+
+    Saved sessions: ``sessions`` (a :class:`SessionsController` over a
+    :class:`SessionSwitcher`) opens the library after the window's first paint, fills
+    the sidebar and reopens the last session; every conversation autosaves.
 
     Args:
         settings_path: Where settings are read and saved (default: the user's config).
@@ -65,6 +71,9 @@ class DesktopApp(QObject):
         self.chat = ChatController(self.service)
         self.chat_view = _make_chat_view(self.conversation)
         self.window = MainWindow(self.chat_view)
+        self.sessions = SessionsController(
+            SessionSwitcher(self.service, self.conversation), self.window, self.chat
+        )
         self.settings.set_parent_widget(self.window)
         self.permissions.set_parent_widget(self.window)
         self._wire()
@@ -83,6 +92,7 @@ class DesktopApp(QObject):
     async def aclose(self) -> None:
         """Stop a running turn, cancel background work, close the model client."""
         await self.chat.aclose()
+        await self.sessions.aclose()  # after the turn is cancelled: saves what it left
         await self.settings.aclose()
 
     # -- wiring ------------------------------------------------------------------------
@@ -98,6 +108,8 @@ class DesktopApp(QObject):
         window.first_run.search_again_requested.connect(self.settings.search_again)
         self.settings.searching_changed.connect(window.first_run.set_searching)
         self.settings.provider_changed.connect(self._on_provider)
+        self.settings.provider_changed.connect(self.sessions.on_provider)  # after: read-only
+        window.first_painted.connect(self.sessions.start)
         self.settings.settings_changed.connect(self._apply_settings)
         self.settings.warning.connect(window.banner.show_text)
         self.chat.busy_changed.connect(composer.set_busy)
@@ -136,10 +148,7 @@ class DesktopApp(QObject):
             status.set_usage(None)
 
     def _new_chat(self) -> None:
-        self.chat.new_chat()
-        self.window.status_line.set_usage(None)
-        self.window.composer.clear()
-        self.window.composer.input.setFocus()
+        self.sessions.new_chat()  # asks first if a reply is being written
 
 
 def _make_chat_view(conversation: Conversation) -> ChatView:

@@ -1,4 +1,5 @@
-"""The main window: sidebar · chat pane (or first-run panel) · composer · status line.
+"""The main window: sidebar · chat pane (or first-run panel, or the problem panel of a
+session that cannot be opened) · composer · status line.
 
 A passive view. Closing it does not quit Qt (``setQuitOnLastWindowClosed(False)``): it
 emits ``close_requested`` and the main coroutine shuts down while the loop still runs.
@@ -20,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_agent.ui.composer import Composer
+from desktop_agent.ui.sidebar import SessionProblemPanel, Sidebar
 from desktop_agent.ui.window._first_run import FirstRunPanel
-from desktop_agent.ui.window._sidebar import Sidebar
 from desktop_agent.ui.window._status_line import StatusLine
 
 
@@ -72,6 +73,9 @@ class MainWindow(QMainWindow):
         self._pages = QStackedWidget()
         self._pages.addWidget(chat_view)
         self._pages.addWidget(self.first_run)
+        self.session_problem = SessionProblemPanel()
+        self._pages.addWidget(self.session_problem)
+        self._first_run_wanted = False
         self._painted = False
         self._build_layout()
         self.new_chat_shortcut = QShortcut(QKeySequence.StandardKey.New, self)
@@ -79,7 +83,20 @@ class MainWindow(QMainWindow):
 
     def show_first_run(self, shown: bool) -> None:
         """Show the first-run panel instead of the chat (no provider configured)."""
+        self._first_run_wanted = shown
         self._pages.setCurrentWidget(self.first_run if shown else self.chat_view)
+
+    def show_session_problem(self, shown: bool) -> None:
+        """Show the problem panel of a session instead of the chat, or stop showing it."""
+        if shown:
+            self._pages.setCurrentWidget(self.session_problem)
+        elif self.session_problem_shown:
+            self.show_first_run(self._first_run_wanted)
+
+    @property
+    def session_problem_shown(self) -> bool:
+        """Whether the problem panel of a session is the visible page."""
+        return self._pages.currentWidget() is self.session_problem
 
     @property
     def first_run_shown(self) -> bool:

@@ -247,3 +247,23 @@ async def test_apply_changes_what_the_next_turn_sends(
     third = await server.wait_for_request()
     assert [m["role"] for m in third.body["messages"]] == ["system", "user"]
     assert text_of(third.body["messages"][1]) == "Third"
+
+
+async def test_a_running_build_is_cancelled_when_the_window_is_destroyed(
+    wait_signal: WaitSignal, wait_until: Callable[..., Any]
+) -> None:
+    never = asyncio.Event()
+
+    async def hanging_knowledge() -> str:
+        await never.wait()
+        return ""
+
+    editor = TemplateEditorWindow(InputModule(variables={"knowledge": hanging_knowledge}))
+    started = wait_signal(editor.preview.started)
+    editor.show()
+    await started
+    task = editor.preview.task
+    assert task is not None
+    editor.deleteLater()  # destroyed without a close event
+    await wait_until(task.done)
+    assert task.cancelled()

@@ -225,3 +225,15 @@ def test_undo_of_an_edit_elsewhere_selects_that_module(editor: TemplateEditorWin
     editor.undo()
     assert editor.module_list.current_row() == 4
     assert editor.form.role.currentData() == "system"
+
+
+def test_typing_back_to_the_start_leaves_nothing_to_undo(
+    qtbot: QtBot, editor: TemplateEditorWindow
+) -> None:
+    qtbot.keyClicks(editor.form.name, "_x")
+    assert editor.undo_stack.count() == 1
+    qtbot.keyClick(editor.form.name, Qt.Key.Key_Backspace)
+    qtbot.keyClick(editor.form.name, Qt.Key.Key_Backspace)
+    assert editor.document.modules[0].module_name == "persona"
+    assert editor.undo_stack.count() == 0
+    assert not editor.chrome.undo.isEnabled()

@@ -1,4 +1,4 @@
-"""The loopback server and OpenAIChatModel on a qasync (Qt) event loop."""
+"""The loopback server and OpenAIChatModel on the qasync (Qt) event loop the app uses."""
 
 from __future__ import annotations
 

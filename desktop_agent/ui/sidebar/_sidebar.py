@@ -1,0 +1,279 @@
+"""The left sidebar: new chat, search, the sessions list, undo after delete, trash, settings.
+
+A passive view. It reports what the user asks for by signals (open, delete, restore,
+search...) and never touches the library; ``SessionsController`` does the work and feeds
+the list model. The search field is debounced: ``search_changed`` fires once typing
+pauses (clearing it fires at once).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QMenu,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop_agent.ui.sidebar._delegate import SessionDelegate
+from desktop_agent.ui.sidebar._model import SESSION_ID_ROLE, SessionListModel
+
+SEARCH_DEBOUNCE_MS = 250
+_UNDO_TITLE_CHARS = 32
+
+
+class UndoBar(QFrame):
+    """ "Deleted “title”. Undo" — shown after a delete until dismissed or replaced."""
+
+    undo_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("undoBar")
+        self.session_id = ""
+        self.label = QLabel()
+        self.label.setObjectName("caption")
+        self.label.setWordWrap(True)
+        self.undo_button = QToolButton()
+        self.undo_button.setText("Undo")
+        self.undo_button.setToolTip("Bring the session back")
+        self.undo_button.clicked.connect(self._undo)
+        close = QToolButton()
+        close.setText("✕")
+        close.setAutoRaise(True)
+        close.setToolTip("Dismiss (the session stays in the Trash)")
+        close.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 4, 2, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.undo_button)
+        layout.addWidget(close)
+        self.hide()
+
+    def show_deleted(self, session_id: str, title: str) -> None:
+        """Offer to bring back the session just deleted."""
+        self.session_id = session_id
+        if len(title) > _UNDO_TITLE_CHARS:
+            title = title[: _UNDO_TITLE_CHARS - 1].rstrip() + "…"
+        self.label.setText(f"Deleted “{title}”.")
+        self.label.setToolTip("It is in the Trash until the trash is emptied.")
+        self.show()
+
+    def _undo(self) -> None:
+        self.hide()
+        self.undo_requested.emit(self.session_id)
+
+
+class SessionListView(QListView):
+    """The virtualized list; Delete asks to delete, Enter opens, F2 renames."""
+
+    delete_pressed = Signal(QModelIndex)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Delete/Backspace on a row asks to delete it."""
+        index = self.currentIndex()
+        if index.isValid() and event.matches(QKeySequence.StandardKey.Delete):
+            self.delete_pressed.emit(index)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class Sidebar(QFrame):
+    """Sessions: new, search, open, rename, delete (with undo), the trash; and settings.
+
+    Signals:
+        new_chat_requested(): "New chat" or Ctrl+N.
+        settings_requested(): The Settings button.
+        session_activated(str): A session was clicked (or Enter pressed on it).
+        delete_requested(str): Delete a session (the controller confirms first).
+        restore_requested(str): Bring a session back from the trash (or Undo).
+        search_changed(str): The search text, once typing pauses.
+        trash_toggled(bool): Show the trash (True) or the sessions again.
+        empty_trash_requested(): "Empty trash" (the controller confirms first).
+    """
+
+    new_chat_requested = Signal()
+    settings_requested = Signal()
+    session_activated = Signal(str)
+    delete_requested = Signal(str)
+    restore_requested = Signal(str)
+    search_changed = Signal(str)
+    trash_toggled = Signal(bool)
+    empty_trash_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidebar")
+        self.setMinimumWidth(200)
+        self.setMaximumWidth(360)
+        self.model = SessionListModel(self)
+        self.new_chat_button = QPushButton("+  New chat")
+        self.new_chat_button.setToolTip("Start a fresh conversation (Ctrl+N)")
+        self.new_chat_button.clicked.connect(self.new_chat_requested)
+        self.search = self._make_search()
+        self.list = self._make_list()
+        self.status = QLabel()
+        self.status.setObjectName("sidebarNote")
+        self.status.setWordWrap(True)
+        self.status.hide()
+        self.undo_bar = UndoBar()
+        self.undo_bar.undo_requested.connect(self.restore_requested)
+        self.trash_button = QPushButton("Trash")
+        self.trash_button.setCheckable(True)
+        self.trash_button.setToolTip("Deleted sessions, until the trash is emptied")
+        self.trash_button.toggled.connect(self._on_trash_toggled)
+        self.empty_trash_button = QPushButton("Empty trash…")
+        self.empty_trash_button.clicked.connect(self.empty_trash_requested)
+        self.empty_trash_button.hide()
+        self.settings_button = QPushButton("⚙  Settings")
+        self.settings_button.clicked.connect(self.settings_requested)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(SEARCH_DEBOUNCE_MS)
+        self._debounce.timeout.connect(self._emit_search)
+        self._build_layout()
+
+    # -- what the controller calls ---------------------------------------------------
+
+    @property
+    def in_trash(self) -> bool:
+        """Whether the list shows the trash."""
+        return self.trash_button.isChecked()
+
+    def set_status(self, text: str) -> None:
+        """A one-line note under the list ("Searching…", "No sessions match"); "" hides it."""
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
+
+    def show_deleted(self, session_id: str, title: str) -> None:
+        """Show "Deleted “title”. Undo"."""
+        self.undo_bar.show_deleted(session_id, title)
+
+    def start_rename(self, session_id: str) -> bool:
+        """Open the inline title editor on a session's row; whether it could."""
+        row = self.model.row_of(session_id)
+        if row is None:
+            return False
+        index = self.model.index(row)
+        self.list.setCurrentIndex(index)
+        self.list.scrollTo(index)
+        self.list.edit(index)
+        return self.list.state() == QAbstractItemView.State.EditingState
+
+    def scroll_to(self, session_id: str) -> None:
+        """Make a session's row visible and current (without opening it)."""
+        row = self.model.row_of(session_id)
+        if row is not None:
+            index = self.model.index(row)
+            self.list.setCurrentIndex(index)
+            self.list.scrollTo(index)
+
+    # -- building --------------------------------------------------------------------
+
+    def _make_search(self) -> QLineEdit:
+        search = QLineEdit()
+        search.setObjectName("sessionSearch")
+        search.setPlaceholderText("Search sessions…")
+        search.setClearButtonEnabled(True)
+        search.textChanged.connect(self._on_search_text)
+        return search
+
+    def _make_list(self) -> SessionListView:
+        view = SessionListView()
+        view.setObjectName("sessionList")
+        view.setModel(self.model)
+        view.setItemDelegate(SessionDelegate(view))
+        view.setUniformItemSizes(False)
+        view.setMouseTracking(True)
+        view.setFrameShape(QFrame.Shape.NoFrame)
+        view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        view.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(self._on_context_menu)
+        view.clicked.connect(self._on_clicked)
+        view.activated.connect(self._on_clicked)
+        view.delete_pressed.connect(self._on_delete_pressed)
+        view.viewport().setAutoFillBackground(False)
+        return view
+
+    def _build_layout(self) -> None:
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.trash_button)
+        bottom.addWidget(self.settings_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 12, 8, 10)
+        layout.setSpacing(6)
+        layout.addWidget(self.new_chat_button)
+        layout.addWidget(self.search)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.undo_bar)
+        layout.addWidget(self.empty_trash_button)
+        layout.addLayout(bottom)
+
+    # -- reacting --------------------------------------------------------------------
+
+    def _on_search_text(self, text: str) -> None:
+        if text.strip():
+            self._debounce.start()
+        else:
+            self._debounce.stop()
+            self._emit_search()
+
+    def _emit_search(self) -> None:
+        self.search_changed.emit(self.search.text().strip())
+
+    def _on_trash_toggled(self, shown: bool) -> None:
+        self.search.setEnabled(not shown)
+        self.empty_trash_button.setVisible(shown)
+        self.trash_button.setText("←  Sessions" if shown else "Trash")
+        self.trash_toggled.emit(shown)
+
+    def _on_clicked(self, index: QModelIndex) -> None:
+        if index.isValid() and not self.in_trash:
+            self.session_activated.emit(str(index.data(SESSION_ID_ROLE)))
+
+    def _on_delete_pressed(self, index: QModelIndex) -> None:
+        if not self.in_trash:
+            self.delete_requested.emit(str(index.data(SESSION_ID_ROLE)))
+
+    def _on_context_menu(self, position: QPoint) -> None:
+        index = self.list.indexAt(position)
+        if not index.isValid():
+            return
+        menu = self.context_menu(index)
+        menu.popup(self.list.viewport().mapToGlobal(position))
+
+    def context_menu(self, index: QModelIndex) -> QMenu:
+        """The menu for a row: Open, Rename, Delete — or Restore in the trash."""
+        session_id = str(index.data(SESSION_ID_ROLE))
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        if self.in_trash:
+            restore = menu.addAction("Restore")
+            restore.triggered.connect(lambda: self.restore_requested.emit(session_id))
+            return menu
+        menu.addAction("Open").triggered.connect(lambda: self.session_activated.emit(session_id))
+        rename = menu.addAction("Rename")
+        rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
+        rename.setEnabled(bool(self.model.flags(index) & Qt.ItemFlag.ItemIsEditable))
+        rename.triggered.connect(lambda: self.start_rename(session_id))
+        delete = menu.addAction("Delete…")
+        delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        delete.triggered.connect(lambda: self.delete_requested.emit(session_id))
+        return menu
