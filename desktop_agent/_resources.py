@@ -26,7 +26,7 @@ def _packaged_resources() -> Path | None:
     candidate = files("desktop_agent") / "resources"
     # Only a real folder on disk is usable as a Path (zip imports are not supported).
     if isinstance(candidate, Path) and candidate.is_dir():
-        return candidate
+        return candidate.resolve()  # in a checkout, the symlink's target: resources/ itself
     return None
 
 

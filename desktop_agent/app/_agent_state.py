@@ -75,15 +75,16 @@ class AgentState(StateModule):
         Args:
             sys_prompt: The system prompt.
             name: The agent's name.
-            memory: The memory to keep (default: a new ``InMemoryMemory``).
+            memory: The memory to keep (default: a new ``SessionMemory``, an
+                ``InMemoryMemory`` that is cheap to autosave).
             input_module: The input module to keep (default: ``InputModule()``, the
                 default template).
         """
         super().__init__()
         if memory is None:
-            from desktop_agent.memory import InMemoryMemory
+            from desktop_agent.app._session_memory import SessionMemory
 
-            memory = InMemoryMemory()
+            memory = SessionMemory()
         if input_module is None:
             from desktop_agent.context import InputModule
 

@@ -34,6 +34,7 @@ from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._conversation import Changed, ConversationEvent, Inserted
 from desktop_agent.app._turn_events import TurnEvent, TurnStarted
 from desktop_agent.message import Msg
+from desktop_agent.module import StateModule
 
 if TYPE_CHECKING:
     from desktop_agent.app._chat_service import ChatService
@@ -226,11 +227,16 @@ class SessionSwitcher:
                 return None
             if self.service.busy:
                 raise RuntimeError("A reply is being written: stop it before switching.")
+            from desktop_agent.session._json_codec import gc_paused
+
             state = AgentState(self.service.settings.system_prompt)
-            loaded = await library.load(session_id, agent=state)
+            loaded = await _load_off_loop(library, session_id, state)
+            messages = await _restored_messages(state, loaded.unfinished_reply)
+            await asyncio.sleep(0)  # let the window paint between loading and showing
             await self._close_active()
             await self.service.use_state(state)
-            self.conversation.reset(await _restored_messages(state, loaded.unfinished_reply))
+            with gc_paused():  # 10,000 new rows: no collection of the whole session meanwhile
+                self.conversation.reset(messages)
             if loaded.unfinished_reply is not None:
                 self.conversation.add_error(INTERRUPTED_NOTE, False)
             self._activate(session_id, loaded.summary, loaded.read_only)
@@ -463,6 +469,44 @@ class SessionSwitcher:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             logger.error("Task %s failed", task.get_name(), exc_info=task.exception())
+
+
+class _HeldState(StateModule):
+    """Takes a saved state from the library as is, to load it elsewhere."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state: dict[str, Any] | None = None
+
+    def load_state_dict(self, state_dict: dict[str, Any], strict: bool = True) -> None:
+        """Keep ``state_dict`` (O(1) on the loop)."""
+        self.state = state_dict
+
+
+async def _load_off_loop(
+    library: SessionLibrary, session_id: str, state: AgentState
+) -> LoadedSession:
+    """``library.load(session_id, agent=state)``, with the module loading in a thread.
+
+    The library parses in a worker thread but loads modules on the loop (they are live
+    objects in general); ``state`` is new and shared with nothing yet, so its loading —
+    10,000 messages take ~100 ms — runs in a thread too. If that fails, the library loads
+    it again on the loop, so that it records the damage and raises as usual.
+    """
+    from desktop_agent.session._json_codec import gc_paused
+
+    held = _HeldState()
+    loaded = await library.load(session_id, agent=held)
+    saved, held.state = held.state, None
+    try:
+        with gc_paused():
+            if saved is not None:
+                await asyncio.to_thread(state.load_state_dict, saved)
+            del saved
+    except Exception:
+        await library.close(session_id)
+        return await library.load(session_id, agent=state)
+    return loaded
 
 
 def _loop_running() -> bool:

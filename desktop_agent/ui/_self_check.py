@@ -359,7 +359,14 @@ def _audio_settled(row: Any) -> bool:
 
 
 async def _check_audio(view: ChatView) -> str:
-    audio = _block(await _row(view, MEDIA_ROW, _audio_settled), "audio")
+    try:
+        audio = _block(await _row(view, MEDIA_ROW, _audio_settled), "audio")
+    except SelfCheckFailed:
+        state = _block(await _row(view, MEDIA_ROW), "audio").state
+        raise SelfCheckFailed(
+            f"no duration after {WAIT_S:.0f} s (state {state!r}): "
+            "is the FFmpeg multimedia plugin missing?"
+        ) from None
     _expect(audio.state not in ("error", "unavailable"), audio.caption.text())
     _expect(abs(audio.duration_ms - AUDIO_MS) < 100, f"duration {audio.duration_ms} ms")
     return f"WAV loaded by QtMultimedia, {audio.duration_ms} ms"

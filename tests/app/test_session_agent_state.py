@@ -80,3 +80,24 @@ def test_an_agent_state_saved_before_input_modules_loads_with_the_default_templa
     state.load_state_dict(old)
     assert state.sys_prompt == "Old prompt."
     assert state.input_module.config == InputModule().config
+
+
+async def test_a_session_memory_saves_what_an_in_memory_memory_saves() -> None:
+    from desktop_agent.app._session_memory import SessionMemory
+    from desktop_agent.memory import InMemoryMemory
+
+    plain, cached = InMemoryMemory(), SessionMemory()
+    messages = [Msg("User", f"message {number}", "user") for number in range(5)]
+    for memory in (plain, cached):
+        await memory.add(messages)
+    assert cached.state_dict() == plain.state_dict()
+    reply = Msg("Assistant", "new", "assistant")
+    for memory in (plain, cached):
+        await memory.add(reply)
+        await memory.delete([messages[1].id])
+        await memory.update_messages_mark("starred", msg_ids=[messages[0].id])
+        memory.content[2][0].metadata = {"changed": True}
+    assert cached.state_dict() == plain.state_dict()
+    restored = SessionMemory()
+    restored.load_state_dict(cached.state_dict())
+    assert restored.state_dict() == cached.state_dict()

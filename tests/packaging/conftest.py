@@ -7,7 +7,9 @@ The wheel is built from a copy of the sources (``pip wheel --no-deps --no-build-
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -21,11 +23,12 @@ SOURCES = ("pyproject.toml", "README.md", "desktop_agent", "resources")
 
 def _can_build_wheels() -> bool:
     """setuptools ≥ 70.1 builds wheels on its own; older ones need the ``wheel`` package."""
-    if importlib.util.find_spec("setuptools") is None:
+    try:
+        version = importlib.metadata.version("setuptools")  # (importing it has side effects)
+    except importlib.metadata.PackageNotFoundError:
         return False
-    if importlib.util.find_spec("setuptools.command.bdist_wheel") is not None:
-        return True
-    return importlib.util.find_spec("wheel") is not None
+    major, minor = (int(part) for part in re.findall(r"\d+", version)[:2])
+    return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
 
 
 def _copy_sources(target: Path) -> None:

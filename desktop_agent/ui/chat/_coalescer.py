@@ -35,10 +35,15 @@ class StreamCoalescer(QObject):
         self.flush_count = 0
 
     def mark(self, key: str) -> None:
-        """Note that ``key`` changed; a flush follows within the interval."""
-        self._pending[key] = None
-        if not self._timer.isActive():
+        """Note that ``key`` changed; a flush follows within the interval.
+
+        Called once per streamed chunk: plain Python only while a flush is already due
+        (no call into Qt).
+        """
+        pending = self._pending
+        if not pending:
             self._timer.start()
+        pending[key] = None
 
     def flush(self) -> None:
         """Emit the pending keys now (no-op if none)."""

@@ -43,6 +43,10 @@ class DocumentView(QTextBrowser):
             | Qt.TextInteractionFlag.LinksAccessibleByMouse
         )
         self.setAutoFillBackground(False)  # the viewport's is cleared by the style sheet
+        # Never scrolled and anchored at the top: when the document grows (a streamed
+        # reply) only the new strip needs painting, not the whole view.
+        self.setAttribute(Qt.WidgetAttribute.WA_StaticContents)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_StaticContents)
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)

@@ -15,7 +15,7 @@ import bisect
 from itertools import accumulate
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
-from PySide6.QtGui import QFontMetrics, QResizeEvent, QShowEvent
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QStyle, QWidget
 
 from desktop_agent.app import ConversationEntry
@@ -50,7 +50,10 @@ class MessageList(QAbstractScrollArea):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setObjectName("chatList")
         self.viewport().setObjectName("chatViewport")
-        self.viewport().setAutoFillBackground(True)
+        # Opaque: scrolling (the view following a growing reply) blits the pixels and
+        # repaints only the exposed strip; a see-through viewport repaints everything, and
+        # every ancestor behind it, on every streamed frame. It paints its own background.
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self._heights: list[int] = []
         self._offsets: list[int] = [PAD_TOP]
         self._offsets_valid = True
@@ -332,6 +335,14 @@ class MessageList(QAbstractScrollArea):
             self._programmatic = False
 
     # -- Qt events ---------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Fill the viewport's exposed area with the chat background (rows paint on top)."""
+        painter = QPainter(self.viewport())
+        try:
+            painter.fillRect(event.rect(), QColor(self._ctx.palette.background))
+        finally:
+            painter.end()
 
     def _on_scrolled(self, value: int) -> None:
         if self._programmatic:

@@ -6,16 +6,29 @@ inside a frame — and :class:`DocumentStyler` adds the chat look and Pygments h
 closed code fences. A text block is split by :class:`MarkdownSplitter` into chunks of under
 a kilobyte, one document each, plus a document for the unfinished tail: a streaming reply
 re-renders only what changed since the last unit boundary.
+
+A fast stream changes the text on every frame; re-rendering (and repainting) the open chunk
+that often costs more than the SDK spends receiving the text. So Markdown is rendered at
+most every :data:`RICH_INTERVAL_S`; text arriving in between is appended to the last shown
+document as plain text — one cheap edit, laid out and painted incrementally — until the
+next Markdown render replaces it. A finished text is always rendered in full.
 :data:`RENDER_STATS` counts the work so tests and benchmarks can check it stays linear.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from PySide6.QtGui import QFontDatabase, QTextDocument
+from PySide6.QtGui import (
+    QFontDatabase,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
 
 from desktop_agent.ui.chat._doc_style import MARKDOWN_FEATURES, DocumentStyler
 from desktop_agent.ui.chat._markdown_split import Chunk, MarkdownSplitter, Unit
@@ -31,12 +44,14 @@ class RenderStats:
         chunk_renders: Documents built (chunk heads and tails).
         chars_rendered: Markdown characters handed to the importer, in total.
         tail_renders: Documents built for an unfinished tail.
+        plain_appends: Updates shown by appending plain text (no Markdown render).
     """
 
     full_renders: int = 0
     chunk_renders: int = 0
     chars_rendered: int = 0
     tail_renders: int = 0
+    plain_appends: int = 0
 
     def reset(self) -> None:
         """Zero every counter."""
@@ -45,6 +60,9 @@ class RenderStats:
 
 
 RENDER_STATS = RenderStats()
+
+RICH_INTERVAL_S = 0.1
+"""Shortest time between two Markdown renders of a growing text (plain appends between)."""
 
 
 def new_document(palette: ChatPalette, monospace: bool = False) -> QTextDocument:
@@ -63,10 +81,12 @@ class RenderedDoc:
     Attributes:
         doc: The document (a new one for each render: see :meth:`TextRender._render_doc`).
         codes: The code of each code block in it (``copy:<n>`` links index into this).
+        edits: Bumped when plain text is appended to ``doc`` in place (views re-measure).
     """
 
     doc: QTextDocument
     codes: list[str] = field(default_factory=list)
+    edits: int = 0
 
 
 @dataclass
@@ -80,6 +100,17 @@ class _ChunkState:
     tail_unit: Unit | None = None
     tail: RenderedDoc | None = None
 
+    def invalidate(self) -> None:
+        """Make the next sync render again what plain appends have written into."""
+        if self.tail is not None:
+            self.tail_unit = _STALE
+        else:
+            self.units = -1
+
+
+_STALE = Unit("md", "", source="\0stale")
+"""A tail unit no real one equals: its document must be rendered again."""
+
 
 class TextRender:
     """One text block rendered as documents, updated incrementally.
@@ -88,7 +119,9 @@ class TextRender:
     completes; the unfinished tail of the last chunk is a document of its own, re-rendered
     as it grows. So a flush costs about the new text, not the chunk. With a time budget an
     update stops once the budget is spent and :attr:`pending` says more work is due (a huge
-    reply appears over a few frames instead of freezing one).
+    reply appears over a few frames instead of freezing one). Within
+    :data:`RICH_INTERVAL_S` of the last render, new text is appended as plain text and
+    :attr:`stale` says a render is still owed (:meth:`rich_due_in` says when).
     """
 
     def __init__(self, styler: DocumentStyler, plain: bool = False) -> None:
@@ -106,8 +139,19 @@ class TextRender:
         self._states: list[_ChunkState] = []
         self.pending = False
         self._width = 0
+        self._fed: tuple[str | None, bool] = (None, False)
+        self._rich_at = -math.inf
+        self._appended: _ChunkState | None = None
 
-    def update(self, text: str, final: bool, budget: float | None = None, width: int = 0) -> bool:
+    def update(
+        self,
+        text: str,
+        final: bool,
+        budget: float | None = None,
+        width: int = 0,
+        *,
+        force: bool = False,
+    ) -> bool:
         """Render ``text`` (the block's full current text).
 
         Args:
@@ -116,23 +160,68 @@ class TextRender:
             budget: Seconds of work allowed; ``None`` renders everything now.
             width: The width the documents will be shown at; new documents are laid out
                 at it before a view shows them (so they are laid out once).
+            force: Render Markdown now, even within :data:`RICH_INTERVAL_S` of the last.
 
         Returns:
             Whether any document changed (or documents were added or removed).
         """
         if text is not self._seen_text or final != self._seen_final:
-            if self._seen_text is None:
-                RENDER_STATS.full_renders += 1
-            restarts = self._splitter.restarts
-            self._splitter.feed(text, final)
-            if self._splitter.restarts != restarts:
-                RENDER_STATS.full_renders += 1
+            if not force and self._append_plain(text, final):
+                return True
             self._seen_text, self._seen_final = text, final
-        elif not self.pending:
+        elif not self.pending and not (self.stale and (force or self.rich_due_in() <= 0)):
             return False
+        self._feed(text, final)
         self._width = width
         deadline = None if budget is None else time.perf_counter() + budget
-        return self._sync(self._splitter.chunks, deadline)
+        changed = self._sync(self._splitter.chunks, deadline)
+        self._rich_at = time.perf_counter()
+        return changed
+
+    @property
+    def stale(self) -> bool:
+        """Whether plain text was appended since the last Markdown render."""
+        return self._appended is not None
+
+    def rich_due_in(self) -> float:
+        """Seconds until the next Markdown render is allowed (``<= 0``: now)."""
+        return self._rich_at + RICH_INTERVAL_S - time.perf_counter()
+
+    def _feed(self, text: str, final: bool) -> None:
+        """Split ``text`` unless the splitter has already seen exactly it."""
+        if text is self._fed[0] and final == self._fed[1]:
+            return
+        if self._fed[0] is None:
+            RENDER_STATS.full_renders += 1
+        restarts = self._splitter.restarts
+        self._splitter.feed(text, final)
+        if self._splitter.restarts != restarts:
+            RENDER_STATS.full_renders += 1
+        self._fed = (text, final)
+
+    def _append_plain(self, text: str, final: bool) -> bool:
+        """Show the text added since the last update as plain text, if allowed now."""
+        seen = self._seen_text
+        if (
+            final
+            or self.pending
+            or not self._states
+            or seen is None
+            or len(text) <= len(seen)
+            or self.rich_due_in() <= 0
+            or not text.startswith(seen)
+        ):
+            return False
+        state = self._states[-1]
+        part = state.tail or state.head
+        if part is None:
+            return False
+        _append_text(part.doc, text[len(seen) :])
+        part.edits += 1
+        self._appended = state
+        self._seen_text = text
+        RENDER_STATS.plain_appends += 1
+        return True
 
     @property
     def parts(self) -> list[RenderedDoc]:
@@ -146,6 +235,9 @@ class TextRender:
         return out
 
     def _sync(self, chunks: list[Chunk], deadline: float | None) -> bool:
+        if self._appended is not None:
+            self._appended.invalidate()
+            self._appended = None
         changed = len(chunks) < len(self._states)
         del self._states[len(chunks) :]
         self.pending = False
@@ -205,6 +297,24 @@ class TextRender:
     def plain_text(self) -> str:
         """What the documents show, as plain text (for tests and accessibility)."""
         return "\n".join(part.doc.toPlainText() for part in self.parts)
+
+
+def _append_text(doc: QTextDocument, text: str) -> None:
+    """Append ``text`` at the end of ``doc`` in the default format.
+
+    It continues the last block (a paragraph, list item or code line goes on as written),
+    except an empty fixed-height spacer block, which would hide it.
+    """
+    cursor = QTextCursor(doc)
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    block = cursor.block()
+    fixed = QTextBlockFormat.LineHeightTypes.FixedHeight.value
+    if block.length() <= 1 and block.blockFormat().lineHeightType() == fixed:
+        cursor.insertBlock(QTextBlockFormat(), _PLAIN)
+    cursor.insertText(text, _PLAIN)
+
+
+_PLAIN = QTextCharFormat()
 
 
 class TextRenderCache:

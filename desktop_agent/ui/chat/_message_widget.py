@@ -120,8 +120,11 @@ class RowWidget(QWidget):
         return False
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Forward layout requests of the bubble as :attr:`size_changed`."""
-        if event.type() == QEvent.Type.LayoutRequest:
+        """Forward layout requests of the bubble that change the row's height as
+        :attr:`size_changed` (the list re-measures; most requests change nothing)."""
+        if event.type() == QEvent.Type.LayoutRequest and (
+            self.width() <= 0 or self.heightForWidth(self.width()) != self.height()
+        ):
             self.size_changed.emit()
         return False
 

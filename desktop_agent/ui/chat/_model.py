@@ -87,8 +87,8 @@ class ConversationModel(QAbstractListModel):
     # -- conversation events -----------------------------------------------------------
 
     def _on_event(self, event: ConversationEvent) -> None:
-        if isinstance(event, Changed):
-            self.coalescer.mark(self.conversation[event.index].key)
+        if type(event) is Changed:  # one per streamed chunk: the fast path first
+            self.coalescer.mark(self.conversation.entries[event.index].key)
         elif isinstance(event, Inserted):
             self.beginInsertRows(QModelIndex(), event.index, event.index)
             self.endInsertRows()

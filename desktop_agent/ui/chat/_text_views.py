@@ -7,6 +7,7 @@ chunks that changed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt, QTimer
@@ -29,6 +30,7 @@ DOCUMENT_SPACING = 8
 THINKING_INDENT = 12
 RENDER_BUDGET_S = 0.006
 """Markdown rendering allowed per refresh of one block; the rest follows next frame."""
+_SPARE_VIEWS = 2
 
 
 def _column(widget: QWidget, spacing: int = 6) -> QVBoxLayout:
@@ -87,19 +89,50 @@ class MarkdownView(QWidget):
         self.text_render = render
         self._width_hint = width_hint
         self._views: list[DocumentView] = []
+        self._spare: list[DocumentView] = []
         self._heights: list[int] = []
+        self._edits: list[int] = []
         self._measured_width = -1
         self._placed_width = -1
+        self._placed: list[tuple[int, int]] = []
+        self._text: tuple[str, bool] | None = None
+        self._catch_up = QTimer(self)
+        self._catch_up.setSingleShot(True)
+        self._catch_up.timeout.connect(self._render_owed)
         self.setAttribute(Qt.WidgetAttribute.WA_StaticContents)  # transparent; children paint
         _hfw_policy(self)
         self._sync()
 
-    def update_text(self, text: str, final: bool, budget: float | None = RENDER_BUDGET_S) -> None:
-        """Render the block's current full text; only changed chunks are touched."""
+    def update_text(
+        self,
+        text: str,
+        final: bool,
+        budget: float | None = RENDER_BUDGET_S,
+        *,
+        force: bool = False,
+    ) -> None:
+        """Render the block's current full text; only changed chunks are touched.
+
+        Within ``RICH_INTERVAL_S`` of the last Markdown render new text is appended as
+        plain text, and a timer renders it as Markdown when the interval is over (should
+        no newer text come first). ``force`` renders Markdown now.
+        """
+        self._text = (text, final)
         if self.width() > 0 and self.isVisible():
             self._width_hint = self.width()
-        if self.text_render.update(text, final, budget, self._width_hint):
+        if self.text_render.update(text, final, budget, self._width_hint, force=force):
             self._sync()
+        if self.text_render.stale and not self._catch_up.isActive():
+            self._catch_up.start(max(1, math.ceil(self.text_render.rich_due_in() * 1000)))
+
+    def render_now(self) -> None:
+        """Render as Markdown what was shown as plain text (tests, demos)."""
+        if self._text is not None and self.text_render.stale:
+            self.update_text(*self._text, budget=None, force=True)
+
+    def _render_owed(self) -> None:
+        if self._text is not None and self.text_render.stale:
+            self.update_text(*self._text)
 
     @property
     def pending(self) -> bool:
@@ -108,25 +141,46 @@ class MarkdownView(QWidget):
 
     def _sync(self) -> None:
         parts = self.text_render.parts
-        for view in self._views[len(parts) :]:
-            view.hide()
-            view.deleteLater()
-        del self._views[len(parts) :]
-        del self._heights[len(parts) :]
+        self._drop_views_from(len(parts))
         for i, part in enumerate(parts):
-            if i < len(self._views):
-                if self._views[i].shown_document is not part.doc:
-                    self._views[i].show_document(part.doc)
-                    self._heights[i] = -1
-                continue
-            view = DocumentView(self, self._width_hint)
-            view.show_document(part.doc)
-            view.copy_requested.connect(self._copy_code)
-            view.show()
-            self._views.append(view)
-            self._heights.append(-1)
-        self._placed_width = -1
+            if i == len(self._views):
+                self._views.append(self._new_view())
+                self._heights.append(-1)
+                self._edits.append(-1)
+            view = self._views[i]
+            if view.shown_document is not part.doc:
+                view.show_document(part.doc)
+                self._heights[i] = -1
+            elif self._edits[i] != part.edits:
+                view.content_changed()
+                self._heights[i] = -1
+            self._edits[i] = part.edits
+        if self.width() > 0:
+            self._place()  # no resize follows when the total height stays the same
         self.updateGeometry()
+
+    def _new_view(self) -> DocumentView:
+        if self._spare:
+            view = self._spare.pop()
+        else:
+            view = DocumentView(self, self._width_hint)
+            view.copy_requested.connect(self._copy_code)
+        view.show()
+        return view
+
+    def _drop_views_from(self, count: int) -> None:
+        """Hide the views after the first ``count``; keep a few for reuse (a tail comes
+        and goes as units complete, and creating a view costs more than its render)."""
+        for view in self._views[count:]:
+            view.hide()
+            if len(self._spare) < _SPARE_VIEWS:
+                self._spare.append(view)
+            else:
+                view.deleteLater()
+        del self._views[count:]
+        del self._heights[count:]
+        del self._edits[count:]
+        del self._placed[count:]
 
     # -- geometry ----------------------------------------------------------------------
 
@@ -134,10 +188,11 @@ class MarkdownView(QWidget):
         if width != self._measured_width:
             self._measured_width = width
             self._heights = [-1] * len(self._views)
-        for i, height in enumerate(self._heights):
+        heights = self._heights
+        for i, height in enumerate(heights):
             if height < 0:
-                self._heights[i] = self._views[i].height_at(width)
-        return self._heights
+                heights[i] = self._views[i].height_at(width)
+        return heights
 
     def hasHeightForWidth(self) -> bool:
         """Heights follow widths."""
@@ -167,11 +222,18 @@ class MarkdownView(QWidget):
         self._place()
 
     def _place(self) -> None:
+        """Stack the documents; only those whose place or height changed are moved."""
         width = self.width()
         heights = self._measure(width)
+        if width != self._placed_width:
+            self._placed.clear()
+        placed = self._placed
         y = 0
-        for view, height in zip(self._views, heights, strict=True):
-            view.setGeometry(0, y, width, height)
+        for i, (view, height) in enumerate(zip(self._views, heights, strict=True)):
+            if i >= len(placed) or placed[i] != (y, height):
+                view.setGeometry(0, y, width, height)
+                del placed[i:]
+                placed.append((y, height))
             y += height + DOCUMENT_SPACING
         self._placed_width = width
 

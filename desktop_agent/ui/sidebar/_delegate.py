@@ -28,7 +28,7 @@ PAD_X = 10
 PAD_Y = 7
 LINE_GAP = 2
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-BADGES = {"corrupt": "⚠", "newer_schema": "⚠", "locked": "🔒"}
+BADGES = {"corrupt": "⚠", "newer_schema": "⚠", "locked": "⊘"}
 
 
 class SessionDelegate(QStyledItemDelegate):

@@ -140,7 +140,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.sidebar)
         splitter.addWidget(chat_column)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([220, 880])
+        splitter.setSizes([260, 840])
         splitter.setChildrenCollapsible(False)
         central = QWidget()
         outer = QVBoxLayout(central)
