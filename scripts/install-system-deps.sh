@@ -8,6 +8,8 @@ packages=(
   libglib2.0-0 libdbus-1-3 libpulse0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1
   libxcb-shape0 libxcb-randr0 libxcb-render-util0 libxcb-image0 libxcb-xinerama0
   libxcb-xkb1 libx11-xcb1 libxrender1 libxi6 libsm6 libice6 fonts-dejavu-core
+  # validators for the .desktop entry and AppStream metainfo (tests/packaging)
+  desktop-file-utils appstream
 )
 
 command -v dpkg-query >/dev/null 2>&1 || { echo "install-system-deps: not a Debian system, skipping"; exit 0; }

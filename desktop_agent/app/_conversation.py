@@ -115,6 +115,13 @@ def is_interrupted_output(text: str) -> bool:
     )
 
 
+_TOOL_KINDS = frozenset({"tool_use", "tool_result"})
+
+
+def _has_tool_block(content: list[Any]) -> bool:
+    return any(isinstance(b, dict) and b.get("type") in _TOOL_KINDS for b in content)
+
+
 class Conversation:
     """The rows of the chat pane, with change events for views.
 
@@ -208,16 +215,19 @@ class Conversation:
         self._tool_use_msg = {}
         self._tool_results = {}
         self._turn_active = False
-        message = EntryKind.MESSAGE
-        for msg in msgs:
-            row = self._rows.get(msg.id)
+        entries, rows = self._entries, self._rows
+        message, new_entry, index_tools = EntryKind.MESSAGE, ConversationEntry, self._index_tools
+        for msg in msgs:  # ~2 µs a message: opening a long session is this loop
+            msg_id = msg.id
+            row = rows.get(msg_id)
             if row is None:
-                self._rows[msg.id] = len(self._entries)
-                self._entries.append(ConversationEntry(message, msg))
+                rows[msg_id] = len(entries)
+                entries.append(new_entry(message, msg))
             else:
-                self._entries[row].msg = msg
-            if type(msg.content) is list:
-                self._index_tools(msg)
+                entries[row].msg = msg
+            content = msg.content
+            if type(content) is list and _has_tool_block(content):
+                index_tools(msg)
         self._emit(Reset())
 
     def upsert(self, msg: Msg, last: bool) -> int:

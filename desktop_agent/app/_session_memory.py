@@ -6,7 +6,8 @@ message's dict anew takes ~9 ms of the GUI thread's frame budget, although all b
 last message or two are the same as at the previous save: a memory stores its own
 copies and only appends, deletes or re-marks them. So each entry's saved form is kept
 and reused while the entry (the same ``(msg, marks)`` tuple, with the same content and
-metadata objects) is still at the same position. The file content is unchanged.
+metadata objects) is still at the same position. The file content is unchanged. (A
+stored message's other fields are never reassigned.)
 """
 
 from __future__ import annotations
@@ -30,27 +31,20 @@ class SessionMemory(InMemoryMemory):
         self.register_state("content", custom_to_json=self._content_to_json)
 
     def _content_to_json(self, content: Sequence[_Entry]) -> list[list[Any]]:
-        previous, known = self._saved, len(self._saved)
+        previous = self._saved
+        known = len(previous)
         saved: list[tuple[_Entry, list[Any]]] = []
         append = saved.append
+        # One flat loop: it runs over every message at every autosave.
         for index, entry in enumerate(content):
             if index < known:
-                old_entry, old_json = previous[index]
-                if old_entry is entry and _same(old_json[0], entry[0]):
-                    append((old_entry, old_json))
-                    continue
-            msg, marks = entry
-            append((entry, [msg.to_dict(), marks]))
+                old = previous[index]
+                if old[0] is entry:
+                    old_dict = old[1][0]
+                    msg = entry[0]
+                    if old_dict["content"] is msg.content and old_dict["metadata"] is msg.metadata:
+                        append(old)
+                        continue
+            append((entry, [entry[0].to_dict(), entry[1]]))
         self._saved = saved
         return [item[1] for item in saved]
-
-
-def _same(saved: dict[str, Any], msg: Msg) -> bool:
-    """Whether ``saved`` (a ``to_dict()`` of ``msg``) still describes it."""
-    return (
-        saved["content"] is msg.content
-        and saved["metadata"] is msg.metadata
-        and saved["name"] is msg.name
-        and saved["role"] is msg.role
-        and saved.get("invocation_id") == msg.invocation_id
-    )

@@ -21,9 +21,7 @@ The library (and the agent state's parts) are imported in a worker thread on
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib
-import json
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,9 +30,15 @@ from typing import TYPE_CHECKING, Any
 from desktop_agent._logging import logger
 from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._conversation import Changed, ConversationEvent, Inserted
+from desktop_agent.app._session_restore import (
+    in_memory,
+    load_off_loop,
+    read_last_session,
+    restored_messages,
+    write_last_session,
+)
 from desktop_agent.app._turn_events import TurnEvent, TurnStarted
 from desktop_agent.message import Msg
-from desktop_agent.module import StateModule
 
 if TYPE_CHECKING:
     from desktop_agent.app._chat_service import ChatService
@@ -53,7 +57,6 @@ INTERRUPTED_NOTE = (
     "This reply was cut short: the app closed while it was being written. "
     "What had arrived is kept above."
 )
-_RECENT = 64  # how far back in the memory a just-finished message is looked for
 
 
 @dataclass(frozen=True)
@@ -230,8 +233,8 @@ class SessionSwitcher:
             from desktop_agent.session._json_codec import gc_paused
 
             state = AgentState(self.service.settings.system_prompt)
-            loaded = await _load_off_loop(library, session_id, state)
-            messages = await _restored_messages(state, loaded.unfinished_reply)
+            loaded = await load_off_loop(library, session_id, state)
+            messages = await restored_messages(state, loaded.unfinished_reply)
             await asyncio.sleep(0)  # let the window paint between loading and showing
             await self._close_active()
             await self.service.use_state(state)
@@ -424,7 +427,7 @@ class SessionSwitcher:
         if autosaver is None:
             return
         autosaver.message_finished()
-        if streamed is not None and not _in_memory(self.service.memory, streamed.id):
+        if streamed is not None and not in_memory(self.service.memory, streamed.id):
             # Cut short before the agent stored it (the app is closing): keep it aside.
             autosaver.changed(unfinished_reply=streamed)
 
@@ -471,44 +474,6 @@ class SessionSwitcher:
             logger.error("Task %s failed", task.get_name(), exc_info=task.exception())
 
 
-class _HeldState(StateModule):
-    """Takes a saved state from the library as is, to load it elsewhere."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.state: dict[str, Any] | None = None
-
-    def load_state_dict(self, state_dict: dict[str, Any], strict: bool = True) -> None:
-        """Keep ``state_dict`` (O(1) on the loop)."""
-        self.state = state_dict
-
-
-async def _load_off_loop(
-    library: SessionLibrary, session_id: str, state: AgentState
-) -> LoadedSession:
-    """``library.load(session_id, agent=state)``, with the module loading in a thread.
-
-    The library parses in a worker thread but loads modules on the loop (they are live
-    objects in general); ``state`` is new and shared with nothing yet, so its loading —
-    10,000 messages take ~100 ms — runs in a thread too. If that fails, the library loads
-    it again on the loop, so that it records the damage and raises as usual.
-    """
-    from desktop_agent.session._json_codec import gc_paused
-
-    held = _HeldState()
-    loaded = await library.load(session_id, agent=held)
-    saved, held.state = held.state, None
-    try:
-        with gc_paused():
-            if saved is not None:
-                await asyncio.to_thread(state.load_state_dict, saved)
-            del saved
-    except Exception:
-        await library.close(session_id)
-        return await library.load(session_id, agent=state)
-    return loaded
-
-
 def _loop_running() -> bool:
     """Whether an event loop runs (Qt may deliver events after it stopped, in tests)."""
     try:
@@ -516,59 +481,3 @@ def _loop_running() -> bool:
     except RuntimeError:
         return False
     return True
-
-
-def _in_memory(memory: Any, msg_id: str) -> bool:
-    """Whether a message with ``msg_id`` is among the memory's latest entries."""
-    content = getattr(memory, "content", None)
-    if not isinstance(content, list):
-        return False
-    return any(entry[0].id == msg_id for entry in content[-_RECENT:])
-
-
-async def _restored_messages(state: AgentState, unfinished: Msg | None) -> list[Msg]:
-    """The messages to show for a loaded state; an unfinished reply joins the memory,
-    as an interrupted one (its text only: tool calls without results cannot be sent)."""
-    memory = state.memory
-    if unfinished is not None and not _in_memory(memory, unfinished.id):
-        kept = _interrupted(unfinished)
-        if kept is not None:
-            await memory.add(kept)
-    messages: list[Msg] = await memory.get_memory(exclude_mark="hint", prepend_summary=False)
-    return messages
-
-
-def _interrupted(msg: Msg) -> Msg | None:
-    content = msg.content
-    if isinstance(content, list):
-        content = [b for b in content if isinstance(b, dict) and b.get("type") in _KEPT_BLOCKS]
-    if not content:
-        return None
-    copy = Msg(msg.name, content, msg.role, {**msg.metadata, "_is_interrupted": True})
-    copy.id, copy.timestamp = msg.id, msg.timestamp
-    return copy
-
-
-_KEPT_BLOCKS = frozenset({"text", "thinking"})
-
-
-def read_last_session(path: Path) -> str | None:
-    """The session id remembered in the state file, or ``None``."""
-    with contextlib.suppress(OSError, ValueError):
-        data = json.loads(path.read_bytes())
-        last = data.get("last_session") if isinstance(data, dict) else None
-        if isinstance(last, str) and last:
-            return last
-    return None
-
-
-def write_last_session(path: Path, session_id: str | None) -> None:
-    """Remember ``session_id`` in the state file, atomically.
-
-    Raises:
-        OSError: The file could not be written.
-    """
-    from desktop_agent.session._atomic_write import atomic_write_bytes
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, json.dumps({"last_session": session_id}).encode())

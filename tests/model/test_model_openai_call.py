@@ -6,13 +6,20 @@ import base64
 import logging
 import subprocess
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import openai
 import pytest
 from model_helpers import USER, collect
 
 from desktop_agent.model import ChatResponse, OpenAIChatModel
-from desktop_agent.testing import ScriptedAudio, ScriptedReply, ScriptedToolCall
+from desktop_agent.testing import (
+    OpenAICompatServer,
+    ScriptedAudio,
+    ScriptedReply,
+    ScriptedToolCall,
+)
 
 TOOLS = [
     {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}},
@@ -216,3 +223,26 @@ async def test_stream_override_per_call(server, make_model) -> None:
     assert isinstance(response, ChatResponse)
     streamed = await collect(await model(USER))
     assert streamed[-1].content == response.content
+
+
+async def test_long_history_and_tools_reach_the_server_unchanged(
+    server: OpenAICompatServer, make_model: Callable[..., OpenAIChatModel]
+) -> None:
+    """Messages and tools skip the SDK's per-item transform but go out byte-for-byte."""
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": [{"type": "text", "text": f"question {i} — ünïcödé"}]}
+        if i % 2 == 0
+        else {"role": "assistant", "content": None, "tool_calls": [_call(i)]}
+        for i in range(2_000)
+    ]
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
+    model = make_model(stream=False, generate_kwargs={"extra_body": {"top_k": 5}})
+    await model(messages, tools=tools)
+    body = server.chat_requests[-1].body
+    assert body["messages"] == messages
+    assert body["tools"] == tools
+    assert body["top_k"] == 5
+
+
+def _call(i: int) -> dict[str, Any]:
+    return {"id": f"c{i}", "type": "function", "function": {"name": "f", "arguments": "{}"}}

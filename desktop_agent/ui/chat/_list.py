@@ -32,6 +32,12 @@ OVERSCAN_PX = 400
 CONTINUE_MS = 16
 """Delay before continuing a render cut short by its budget (leaves the frame to input)."""
 _HEIGHT_CACHE_LIMIT = 100_000
+GUESS_NOW_ROWS = 400
+"""When every height is (re)guessed, the rows at the end — where a conversation opens — are
+guessed at once; the others hold a placeholder and are guessed in background batches, so
+opening 10,000 messages does not stall the window for 10,000 estimates."""
+GUESS_BATCH_ROWS = 1500
+PLACEHOLDER_HEIGHT = 120
 
 _AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -60,6 +66,7 @@ class MessageList(QAbstractScrollArea):
         self._live: dict[str, RowWidget] = {}
         self._parked: dict[str, RowWidget] = {}
         self._height_cache: dict[tuple[str, int, int], int] = {}
+        self._unguessed = 0  # rows [0, _unguessed) hold PLACEHOLDER_HEIGHT
         self._width = 0
         self._metrics = (7, 20)
         self._stick = True
@@ -76,6 +83,10 @@ class MessageList(QAbstractScrollArea):
         self._continue.setTimerType(Qt.TimerType.PreciseTimer)
         self._continue.setInterval(CONTINUE_MS)
         self._continue.timeout.connect(self.relayout)
+        self._guesser = QTimer(self)
+        self._guesser.setSingleShot(True)
+        self._guesser.setInterval(0)
+        self._guesser.timeout.connect(self._guess_more)
         model.rowsInserted.connect(self._on_rows_inserted)
         model.rowsRemoved.connect(self._on_rows_removed)
         model.modelReset.connect(self._on_reset)
@@ -131,20 +142,22 @@ class MessageList(QAbstractScrollArea):
         self._parked.clear()
         self._width = self._row_width()
         self._measure_font()
-        entries = self._model.conversation.entries
-        self._heights = [self._guess(entry) for entry in entries]
-        self._offsets_valid = False
+        self._guess_all()
         self._stick = True
         self.relayout()
 
     def _on_rows_inserted(self, _parent: _AnyIndex, first: int, last: int) -> None:
         guesses = [self._guess(self._model.entry(row)) for row in range(first, last + 1)]
         self._heights[first:first] = guesses
+        if first < self._unguessed:
+            self._unguessed += last - first + 1
         self._offsets_valid = False
         self.schedule_relayout()
 
     def _on_rows_removed(self, _parent: _AnyIndex, first: int, last: int) -> None:
         del self._heights[first : last + 1]
+        if first < self._unguessed:
+            self._unguessed -= min(last + 1, self._unguessed) - first
         self._offsets_valid = False
         self.schedule_relayout()
 
@@ -175,6 +188,33 @@ class MessageList(QAbstractScrollArea):
             return known
         return estimate_height(entry, self._width, *self._metrics)
 
+    def _guess_all(self) -> None:
+        """Guess every height: the last rows now, the others in background batches."""
+        entries = self._model.conversation.entries
+        now_from = max(0, len(entries) - GUESS_NOW_ROWS)
+        heights = [PLACEHOLDER_HEIGHT] * now_from
+        heights += [self._guess(entries[row]) for row in range(now_from, len(entries))]
+        self._heights = heights
+        self._unguessed = now_from
+        self._offsets_valid = False
+        if now_from:
+            self._guesser.start()
+
+    def _guess_more(self) -> None:
+        """Replace a batch of placeholders (nearest the guessed rows first) by guesses."""
+        end = min(self._unguessed, len(self._heights))
+        start = max(0, end - GUESS_BATCH_ROWS)
+        entries = self._model.conversation.entries
+        for row in range(start, end):
+            entry = entries[row]
+            if entry.key not in self._live:  # a shown row's height is measured, not guessed
+                self._heights[row] = self._guess(entry)
+        self._unguessed = start
+        self._offsets_valid = False
+        if start:
+            self._guesser.start()
+        self.schedule_relayout()
+
     def _measure_font(self) -> None:
         metrics = QFontMetrics(self.font())
         self._metrics = (max(1, metrics.averageCharWidth()), metrics.lineSpacing())
@@ -202,8 +242,7 @@ class MessageList(QAbstractScrollArea):
         width = self._row_width()
         if width != self._width:
             self._width = width
-            self._heights = [self._guess(e) for e in self._model.conversation.entries]
-            self._offsets_valid = False
+            self._guess_all()
         self._ensure_offsets()
         view_height = self.viewport().height()
         top = self._target_top(view_height, None)

@@ -114,8 +114,9 @@ class MarkdownView(QWidget):
         """Render the block's current full text; only changed chunks are touched.
 
         Within ``RICH_INTERVAL_S`` of the last Markdown render new text is appended as
-        plain text, and a timer renders it as Markdown when the interval is over (should
-        no newer text come first). ``force`` renders Markdown now.
+        plain text, and a timer renders it as Markdown when the interval is over — an
+        event of its own, so the render and the next update's work never add up to one
+        long stall. ``force`` renders Markdown now.
         """
         self._text = (text, final)
         if self.width() > 0 and self.isVisible():
