@@ -346,14 +346,15 @@ def _notes(
     )
     sdk_cpu = statistics.mean(r.cpu / r.chunks for r in sdk)
     report.note(
-        f"process CPU per chunk: raw SDK {sdk_cpu * 1e6:.0f} µs, app {run.cpu / run.chunks * 1e6:.0f}"
-        f" µs (CPU-bound rate ratio {sdk_cpu * run.chunks / run.cpu:.2f})"
+        f"process CPU per chunk: raw SDK {sdk_cpu * 1e6:.0f} µs, app "
+        f"{run.cpu / run.chunks * 1e6:.0f} µs (CPU-bound rate ratio "
+        f"{sdk_cpu * run.chunks / run.cpu:.2f})"
     )
     if run.relayout_ms:
         report.note(
             f"relayouts (render+layout per flush): {len(run.relayout_ms)}, mean "
-            f"{statistics.mean(run.relayout_ms):.1f} ms, p99 {percentile(run.relayout_ms, 0.99):.1f}"
-            f" ms, max {max(run.relayout_ms):.1f} ms"
+            f"{statistics.mean(run.relayout_ms):.1f} ms, p99 "
+            f"{percentile(run.relayout_ms, 0.99):.1f} ms, max {max(run.relayout_ms):.1f} ms"
         )
     report.note(
         f"render work: chunk renders {RENDER_STATS.chunk_renders}, tail renders "

@@ -119,6 +119,9 @@ class RowWidget(QWidget):
         """Whether rendering was cut short by its time budget and must continue."""
         return False
 
+    def render_now(self) -> None:
+        """Render as Markdown what is still shown as plain text (a fast stream's tail)."""
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Forward layout requests of the bubble that change the row's height as
         :attr:`size_changed` (the list re-measures; most requests change nothing)."""
@@ -244,6 +247,14 @@ class MessageRow(RowWidget):
     def busy(self) -> bool:
         """Whether audio in this row is playing."""
         return any(w.is_playing() for w in self.findChildren(AudioView))
+
+    def render_now(self) -> None:
+        """Render as Markdown what is still shown as plain text (a fast stream's tail)."""
+        for _kind, widget in self.blocks:
+            if isinstance(widget, MarkdownView):
+                widget.render_now()
+            elif isinstance(widget, ThinkingView):
+                widget.body.render_now()
 
     @property
     def pending(self) -> bool:

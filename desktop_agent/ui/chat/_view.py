@@ -64,6 +64,9 @@ class ChatView(QWidget):
         """Apply pending updates now, rendering visible rows completely (tests, demos)."""
         self.model.coalescer.flush()
         self.list.relayout()
+        for widget in self.list.live_rows().values():
+            widget.render_now()
+        self.list.relayout()
         for _ in range(10_000):
             if not self.list.rendering:
                 break

@@ -94,6 +94,7 @@ class Sidebar(QFrame):
     Signals:
         new_chat_requested(): "New chat" or Ctrl+N.
         settings_requested(): The Settings button.
+        template_requested(): The Template button (the context template editor).
         session_activated(str): A session was clicked (or Enter pressed on it).
         delete_requested(str): Delete a session (the controller confirms first).
         restore_requested(str): Bring a session back from the trash (or Undo).
@@ -104,6 +105,7 @@ class Sidebar(QFrame):
 
     new_chat_requested = Signal()
     settings_requested = Signal()
+    template_requested = Signal()
     session_activated = Signal(str)
     delete_requested = Signal(str)
     restore_requested = Signal(str)
@@ -137,6 +139,9 @@ class Sidebar(QFrame):
         self.empty_trash_button.hide()
         self.settings_button = QPushButton("⚙  Settings")
         self.settings_button.clicked.connect(self.settings_requested)
+        self.template_button = QPushButton("Template")
+        self.template_button.setToolTip("Edit how the prompt is assembled (Ctrl+T)")
+        self.template_button.clicked.connect(self.template_requested)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(SEARCH_DEBOUNCE_MS)
@@ -214,6 +219,7 @@ class Sidebar(QFrame):
     def _build_layout(self) -> None:
         bottom = QHBoxLayout()
         bottom.addWidget(self.trash_button)
+        bottom.addWidget(self.template_button)
         bottom.addWidget(self.settings_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 12, 8, 10)

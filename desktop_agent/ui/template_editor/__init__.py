@@ -16,6 +16,7 @@ Inside: a Qt-free :class:`TemplateDocument` (the draft) changed only through und
 edits, thin Qt views over it, and a preview built asynchronously on the running loop.
 """
 
+from desktop_agent.ui.template_editor._controller import TemplateEditorController
 from desktop_agent.ui.template_editor._document import (
     DraftModule,
     DraftSegment,
@@ -32,6 +33,7 @@ __all__ = [
     "Preview",
     "PreviewMessage",
     "TemplateDocument",
+    "TemplateEditorController",
     "TemplateEditorWindow",
     "build_preview",
 ]

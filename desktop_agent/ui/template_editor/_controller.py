@@ -49,7 +49,7 @@ class TemplateEditorController(QObject):
         self.editor.activateWindow()
         return self.editor
 
-    def session_changed(self) -> None:
+    def session_changed(self, _event: object = None) -> None:
         """The active conversation changed: an open editor of the old one is closed."""
         editor = self.editor
         if editor is not None and editor.input_module is not self._service.input_module:

@@ -30,6 +30,7 @@ from desktop_agent.ui.chat import ChatView
 from desktop_agent.ui.permissions import PermissionController
 from desktop_agent.ui.settings import SettingsController
 from desktop_agent.ui.sidebar import SessionsController
+from desktop_agent.ui.template_editor import TemplateEditorController
 from desktop_agent.ui.theme import apply_theme
 from desktop_agent.ui.window._chat_controller import ChatController, describe_state
 from desktop_agent.ui.window._main_window import MainWindow
@@ -74,6 +75,7 @@ class DesktopApp(QObject):
         self.sessions = SessionsController(
             SessionSwitcher(self.service, self.conversation), self.window, self.chat
         )
+        self.template_editor = TemplateEditorController(self.service, self.window)
         self.settings.set_parent_widget(self.window)
         self.permissions.set_parent_widget(self.window)
         self._wire()
@@ -92,6 +94,7 @@ class DesktopApp(QObject):
     async def aclose(self) -> None:
         """Stop a running turn, cancel background work, close the model client."""
         await self.chat.aclose()
+        await self.template_editor.aclose()
         await self.sessions.aclose()  # after the turn is cancelled: saves what it left
         await self.settings.aclose()
 
@@ -104,6 +107,8 @@ class DesktopApp(QObject):
         window.stop_requested.connect(self.chat.stop)
         window.sidebar.new_chat_requested.connect(self._new_chat)
         window.sidebar.settings_requested.connect(self.settings.open_dialog)
+        window.sidebar.template_requested.connect(self.template_editor.open)
+        self.sessions.active_changed.connect(self.template_editor.session_changed)
         window.first_run.open_settings_requested.connect(self.settings.open_dialog)
         window.first_run.search_again_requested.connect(self.settings.search_again)
         self.settings.searching_changed.connect(window.first_run.set_searching)

@@ -80,6 +80,8 @@ class MainWindow(QMainWindow):
         self._build_layout()
         self.new_chat_shortcut = QShortcut(QKeySequence.StandardKey.New, self)
         self.new_chat_shortcut.activated.connect(self.sidebar.new_chat_requested)
+        self.template_shortcut = QShortcut(QKeySequence("Ctrl+T"), self)
+        self.template_shortcut.activated.connect(self.sidebar.template_requested)
 
     def show_first_run(self, shown: bool) -> None:
         """Show the first-run panel instead of the chat (no provider configured)."""
