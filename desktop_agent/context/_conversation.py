@@ -10,7 +10,7 @@ without repeating or reordering a message.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,7 +110,7 @@ def message_text(msg: Msg | None) -> str:
 
 def message_line(msg: Msg) -> str:
     """One message as ``"name: text"``; tool calls, results and media get short tags."""
-    pieces = [piece for block in msg.get_content_blocks() if (piece := _block_text(block))]
+    pieces = [piece for block in msg.get_content_blocks() if (piece := block_text(block))]
     return f"{msg.name}: {' '.join(pieces)}"
 
 
@@ -119,7 +119,8 @@ def conversation_text(messages: Iterable[Msg]) -> str:
     return "\n".join(message_line(msg) for msg in messages)
 
 
-def _block_text(block: dict[str, object]) -> str:
+def block_text(block: Mapping[str, Any]) -> str:
+    """One content block as the text a model (or a preview) reads; thinking is ``""``."""
     kind = block.get("type")
     if kind == "text":
         return str(block.get("text", ""))
@@ -137,7 +138,7 @@ def _tool_output_text(output: object) -> str:
     if isinstance(output, str):
         return output
     if isinstance(output, list):
-        return " ".join(piece for block in output if (piece := _block_text(block)))
+        return " ".join(piece for block in output if (piece := block_text(block)))
     return ""
 
 

@@ -10,19 +10,17 @@ before Apply. No Qt here; ``_preview_pane.PreviewController`` schedules it.
 from __future__ import annotations
 
 import copy
-import json
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from desktop_agent.context import ContextConfig, InputModule, ModuleReport
+from desktop_agent.context._conversation import block_text
 from desktop_agent.message import Msg
 
 if TYPE_CHECKING:
     from desktop_agent.memory import MemoryBase
-
-_MEDIA = ("image", "audio", "video")
 
 
 @dataclass(frozen=True)
@@ -100,19 +98,5 @@ async def build_preview(
 def _preview_message(msg: Msg) -> PreviewMessage:
     if isinstance(msg.content, str):
         return PreviewMessage(msg.role, msg.name, msg.content)
-    pieces = [piece for block in msg.content if (piece := _block_text(block))]
+    pieces = [piece for block in msg.content if (piece := block_text(block))]
     return PreviewMessage(msg.role, msg.name, "\n".join(pieces))
-
-
-def _block_text(block: Mapping[str, Any]) -> str:
-    kind = block.get("type")
-    if kind == "text":
-        return str(block.get("text", ""))
-    if kind == "tool_use":
-        arguments = json.dumps(block.get("input", {}), ensure_ascii=False, default=str)
-        return f"[tool call {block.get('name')}({arguments})]"
-    if kind == "tool_result":
-        return f"[tool result {block.get('name')}]"
-    if kind in _MEDIA:
-        return f"[{kind}]"
-    return ""  # thinking is not sent back to a model
