@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_agent.ui._notice import DismissibleNotice
 from desktop_agent.ui.sidebar._delegate import SessionDelegate
 from desktop_agent.ui.sidebar._model import SESSION_ID_ROLE, SessionListModel
 
@@ -31,33 +32,22 @@ SEARCH_DEBOUNCE_MS = 250
 _UNDO_TITLE_CHARS = 32
 
 
-class UndoBar(QFrame):
+class UndoBar(DismissibleNotice):
     """ "Deleted “title”. Undo" — shown after a delete until dismissed or replaced."""
 
     undo_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("undoBar")
+        super().__init__(
+            "undoBar", close_tip="Dismiss (the session stays in the Trash)", parent=parent
+        )
         self.session_id = ""
-        self.label = QLabel()
         self.label.setObjectName("caption")
-        self.label.setWordWrap(True)
         self.undo_button = QToolButton()
         self.undo_button.setText("Undo")
         self.undo_button.setToolTip("Bring the session back")
         self.undo_button.clicked.connect(self._undo)
-        close = QToolButton()
-        close.setText("✕")
-        close.setAutoRaise(True)
-        close.setToolTip("Dismiss (the session stays in the Trash)")
-        close.clicked.connect(self.hide)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(6, 4, 2, 4)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(self.undo_button)
-        layout.addWidget(close)
-        self.hide()
+        self.add_button(self.undo_button)
 
     def show_deleted(self, session_id: str, title: str) -> None:
         """Offer to bring back the session just deleted."""

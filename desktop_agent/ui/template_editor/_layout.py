@@ -12,16 +12,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QSplitter,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from desktop_agent.ui._notice import DismissibleNotice
 from desktop_agent.ui.template_editor._faults import Fault
 from desktop_agent.ui.theme import colors
 
@@ -62,34 +61,12 @@ class StackButton(QPushButton):
         self.setToolTip(f"{self._verb} {text} ({self._keys})" if text else self._keys)
 
 
-class Notice(QFrame):
+class Notice(DismissibleNotice):
     """A dismissible one-line message: what just happened, or why it did not."""
 
     def __init__(self) -> None:
         """Create it hidden."""
-        super().__init__()
-        self.setObjectName("templateNotice")
-        self.label = QLabel()
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        close = QToolButton()
-        close.setText("✕")
-        close.setAutoRaise(True)
-        close.setToolTip("Dismiss")
-        close.clicked.connect(self.hide)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 4, 4, 4)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
-        self.hide()
-
-    def show_text(self, text: str, error: bool) -> None:
-        """Show ``text``; errors are outlined in red."""
-        self.label.setText(text)
-        self.setProperty("error", error)
-        self.style().unpolish(self)
-        self.style().polish(self)
-        self.show()
+        super().__init__("templateNotice", selectable=True)
 
 
 class EditorChrome:

@@ -10,46 +10,25 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
     QMainWindow,
     QSplitter,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from desktop_agent.ui._notice import DismissibleNotice
 from desktop_agent.ui.composer import Composer
 from desktop_agent.ui.sidebar import SessionProblemPanel, Sidebar
 from desktop_agent.ui.window._first_run import FirstRunPanel
 from desktop_agent.ui.window._status_line import StatusLine
 
 
-class Banner(QWidget):
+class Banner(DismissibleNotice):
     """A dismissible one-line notice above the chat (e.g. "settings file was unusable")."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("banner")
-        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-        self.label = QLabel()
-        self.label.setWordWrap(True)
-        close = QToolButton()
-        close.setText("✕")
-        close.setAutoRaise(True)
-        close.setToolTip("Dismiss")
-        close.clicked.connect(self.hide)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 4, 4, 4)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
-        self.hide()
-
-    def show_text(self, text: str) -> None:
-        """Show ``text`` (replacing any previous notice)."""
-        self.label.setText(text)
-        self.show()
+        super().__init__("banner", parent=parent)
 
 
 class MainWindow(QMainWindow):
