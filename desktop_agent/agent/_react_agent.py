@@ -234,6 +234,7 @@ class ReActAgent(ReActAgentBase):
                 becomes the reply's ``metadata``.
         """
         await self.memory.add(msg)
+        self._remember_dialogue(msg)
         await self._retrieve_from_long_term_memory(msg)
         await self._retrieve_from_knowledge(msg)
         turn = _Turn(self._prepare_structured_output(structured_model))
@@ -257,7 +258,17 @@ class ReActAgent(ReActAgentBase):
             await self.long_term_memory.record(
                 list(await self.memory.get_memory(exclude_mark="compressed"))
             )
+        self._remember_dialogue(turn.reply)
         return turn.reply
+
+    def _remember_dialogue(self, msg: Msg | list[Msg] | None) -> None:
+        """Feed the user's messages and the final replies (not the tool steps) to the
+        input module's short-term memory (its ``short_term_history_content`` variable)."""
+        if self.input_module is None or msg is None:
+            return
+        for item in msg if isinstance(msg, list) else [msg]:
+            if item.get_text_content():
+                self.input_module.add_to_short_term(item)
 
     async def _check_structured_output(
         self, turn: _Turn, msg_reasoning: Msg, results: list[dict[str, Any] | None]

@@ -212,6 +212,10 @@ class FakeInputModule(StateModule):
         self.template = "TEMPLATE"
         self.register_state("template")
         self.calls: list[dict[str, Any]] = []
+        self.dialogue: list[str | None] = []
+
+    def add_to_short_term(self, item: Msg) -> None:
+        self.dialogue.append(item.get_text_content())
 
     async def build_messages(
         self, user_input: Any = None, *, memory: MemoryBase | None = None, **variables: Any
@@ -237,3 +241,4 @@ async def test_input_module_builds_the_context() -> None:
     assert model.calls[0].messages[0]["content"][0]["text"] == "TEMPLATE for Friday"
     assert agent.state_dict()["input_module"] == {"template": "TEMPLATE"}
     assert "input_module" not in make_agent(model).state_dict()
+    assert input_module.dialogue == ["hi", "ok"]

@@ -165,3 +165,43 @@ async def test_the_template_travels_with_the_agents_session(
     await session.load_session_state("s", agent=restored)
     assert restored.input_module is not None
     assert restored.input_module.config == input_module.config
+
+
+async def test_the_agent_feeds_the_dialogue_to_the_short_term_memory() -> None:
+    """User messages and final replies (not tool steps) reach ``short_term_history_content``."""
+    from desktop_agent.testing import ScriptedChatModel
+
+    model = ScriptedChatModel(
+        [
+            [{"type": "tool_use", "id": "c1", "name": "ping", "input": {}}],
+            "The answer is pong.",
+        ]
+    )
+    toolkit = Toolkit()
+
+    def ping() -> ToolResponse:
+        """Answer pong."""
+        return ToolResponse([TextBlock(type="text", text="tool output")])
+
+    toolkit.register_tool_function(ping)
+    input_module = InputModule()
+    agent = ReActAgent(
+        "Assistant",
+        "Be brief.",
+        model,
+        OpenAIChatFormatter(),
+        toolkit=toolkit,
+        input_module=input_module,
+    )
+    agent.set_console_output_enabled(False)
+    await agent(Msg("User", "What does ping say?", "user"))
+
+    assert [m.get_text_content() for m in input_module.short_term_memory] == [
+        "What does ping say?",
+        "The answer is pong.",
+    ]
+    input_module.load_config(config(module("recent", ("variable", "short_term_history_content"))))
+    recent = await input_module.build_prompt("next")
+    assert "What does ping say?" in recent
+    assert "The answer is pong." in recent
+    assert "tool output" not in recent
