@@ -66,6 +66,7 @@ PROMPT = "Write the long answer."
 WARMUP_TEXT = "Warm-up answer with **bold**, `code` and a list:\n\n- one\n- two\n\n" * 20
 STREAM_TIMEOUT_S = 60.0
 RENDER_TIMEOUT_S = 10.0
+NO_PAINT_GRACE_S = 0.1
 
 TARGET_RATIO = 0.8
 TARGET_P99_MS = 16.0
@@ -166,6 +167,23 @@ class FinalRenderProbe(QObject):
         if not self.future.done():
             self.future.set_result(time.perf_counter())
 
+    async def wait(self, timeout: float) -> float:
+        """The time of the final render.
+
+        Normally the first paint in the final state. Should the final state need no paint
+        at all (the last update changed nothing visible), the moment it was reached.
+        """
+        deadline = time.perf_counter() + timeout
+        while not self.final_state_shown():
+            if time.perf_counter() > deadline:
+                raise TimeoutError
+            await asyncio.sleep(0.002)
+        reached = time.perf_counter()
+        try:
+            return await asyncio.wait_for(asyncio.shield(self.future), NO_PAINT_GRACE_S)
+        except TimeoutError:
+            return reached
+
 
 # -- the two sides --------------------------------------------------------------------------
 
@@ -231,7 +249,7 @@ async def app_run(desktop: DesktopApp, tokens: list[str], relayouts: RelayoutTim
         if not isinstance(event, TurnFinished):
             raise BenchmarkFailure(f"the streamed turn ended with {event!r}")
         probe.install()
-        finished = await asyncio.wait_for(probe.future, RENDER_TIMEOUT_S)
+        finished = await probe.wait(RENDER_TIMEOUT_S)
         cpu = time.process_time() - cpu
     except TimeoutError as exc:
         raise BenchmarkFailure("the stream (or its final render) never finished") from exc

@@ -267,8 +267,12 @@ class ReActAgent(ReActAgentBase):
         if self.input_module is None or msg is None:
             return
         for item in msg if isinstance(msg, list) else [msg]:
-            if item.get_text_content():
-                self.input_module.add_to_short_term(item)
+            # Text only: the short-term memory renders text, and images stay in `memory`.
+            text = item.get_text_content()
+            if text:
+                self.input_module.add_to_short_term(
+                    Msg(item.name, text, item.role, timestamp=item.timestamp)
+                )
 
     async def _check_structured_output(
         self, turn: _Turn, msg_reasoning: Msg, results: list[dict[str, Any] | None]

@@ -131,6 +131,7 @@ class MessageList(QAbstractScrollArea):
             self._dispose(widget)
         self._live.clear()
         self._parked.clear()
+        self.viewport().update()  # the background too (it is painted here, not by Qt)
         self.relayout()
 
     # -- model events ------------------------------------------------------------------

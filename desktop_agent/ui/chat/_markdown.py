@@ -61,7 +61,7 @@ class RenderStats:
 
 RENDER_STATS = RenderStats()
 
-RICH_INTERVAL_S = 0.1
+RICH_INTERVAL_S = 0.05
 """Shortest time between two Markdown renders of a growing text (plain appends between)."""
 
 

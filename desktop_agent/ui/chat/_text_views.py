@@ -145,9 +145,13 @@ class MarkdownView(QWidget):
         self._drop_views_from(len(parts))
         for i, part in enumerate(parts):
             if i == len(self._views):
-                self._views.append(self._new_view())
+                view = self._new_view()
+                view.show_document(part.doc)
+                view.show()
+                self._views.append(view)
                 self._heights.append(-1)
-                self._edits.append(-1)
+                self._edits.append(part.edits)
+                continue
             view = self._views[i]
             if view.shown_document is not part.doc:
                 view.show_document(part.doc)
@@ -162,11 +166,9 @@ class MarkdownView(QWidget):
 
     def _new_view(self) -> DocumentView:
         if self._spare:
-            view = self._spare.pop()
-        else:
-            view = DocumentView(self, self._width_hint)
-            view.copy_requested.connect(self._copy_code)
-        view.show()
+            return self._spare.pop()
+        view = DocumentView(self, self._width_hint)
+        view.copy_requested.connect(self._copy_code)
         return view
 
     def _drop_views_from(self, count: int) -> None:
