@@ -190,3 +190,35 @@ async def test_cancelling_a_shell_command_kills_its_whole_group() -> None:
     assert await wait_gone(pid)
     assert chunks[-1].is_interrupted
     assert chunks[-1].content[-1]["text"] == INTERRUPTED
+
+
+@posix_only
+async def test_a_cancel_landing_mid_spawn_ends_the_call_and_kills_the_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Stop arriving while the process is being spawned ends the call (interrupted) and
+    leaves no process. (The slow path this guards, asyncio waiting for pipes that never
+    connect, depends on timing; benchmarks/bench_stop.py measures it: "tool just spawned".)"""
+    marker = tmp_path / "pid"
+    toolkit = Toolkit()
+    toolkit.register_tool_function(execute_shell_command)
+    call = tool_call("execute_shell_command", command=f"echo $$ > {marker}; exec sleep 30")
+    real_spawn = asyncio.create_subprocess_shell
+    consumer: list[asyncio.Task[list[ToolResponse]]] = []
+
+    async def spawn_then_stop(*args: object, **kwargs: object) -> asyncio.subprocess.Process:
+        consumer[0].cancel()  # the user's Stop arrives while the process is being spawned
+        return await real_spawn(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_process.asyncio, "create_subprocess_shell", spawn_then_stop)
+
+    async def consume() -> list[ToolResponse]:
+        return [chunk async for chunk in await toolkit.call_tool_function(call)]
+
+    consumer.append(asyncio.create_task(consume()))
+    done, _ = await asyncio.wait(consumer, timeout=5)
+    assert done, "the call did not end after the Stop"
+    chunks = consumer[0].result()
+    assert chunks[-1].is_interrupted and chunks[-1].is_last
+    if marker.exists() and marker.read_text().strip():
+        assert await wait_gone(int(marker.read_text()))

@@ -186,7 +186,7 @@ async def _stream_process(
 ) -> AsyncGenerator[ToolResponse, None]:
     if not timeout > 0:
         raise ToolError(f"the timeout must be a positive number of seconds, got {timeout}.")
-    run = _ProcessRun(await start(), timeout)
+    run = _ProcessRun(await _started(start), timeout)
     try:
         async with contextlib.aclosing(run.updates()) as updates:
             async for _ in updates:
@@ -194,6 +194,24 @@ async def _stream_process(
     finally:
         await run.stop()
     yield run.response(what, final=True)
+
+
+async def _started(
+    start: Callable[[], Awaitable[asyncio.subprocess.Process]],
+) -> asyncio.subprocess.Process:
+    """The started process; a cancellation during the start kills it once it exists.
+
+    asyncio (3.11) cannot abandon a subprocess whose pipes are still connecting: its
+    clean-up then waits for pipes that never connect (a Stop took ~250 ms). So the start
+    is shielded and allowed to finish, and the process is stopped right after.
+    """
+    starting = asyncio.ensure_future(start())
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await _ProcessRun(await starting, _KILL_WAIT).stop()
+        raise
 
 
 _PIPES: dict[str, Any] = {
