@@ -266,7 +266,7 @@ class InputModule(StateModule):
         """Remember an utterance; a ``str`` is a user utterance.
 
         The oldest utterances are dropped until both bounds hold. An utterance longer
-        than the whole token budget is not kept (with a warning).
+        than the whole token budget is not kept (logged at INFO).
 
         Raises:
             TypeError: ``item`` is neither a ``Msg`` nor a ``str``.
@@ -277,7 +277,8 @@ class InputModule(StateModule):
             raise TypeError(f"add_to_short_term expects a Msg or a str, got {item!r}.")
         tokens = self.token_counter(message_line(item))
         if tokens > self.config.short_term_max_tokens:
-            logger.warning(
+            # INFO, not WARNING: the agent feeds every reply, and long answers are routine.
+            logger.info(
                 "An utterance of %d tokens exceeds the short-term memory budget of %d tokens "
                 "and is not kept.",
                 tokens,

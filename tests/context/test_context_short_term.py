@@ -77,7 +77,7 @@ def test_an_utterance_larger_than_the_budget_is_not_kept(
 ) -> None:
     input_module = InputModule()
     input_module.add_to_short_term("small")
-    with caplog.at_level(logging.WARNING, logger="desktop_agent"):
+    with caplog.at_level(logging.INFO, logger="desktop_agent"):
         input_module.add_to_short_term("x" * 40_000)
     assert texts(input_module) == []
     assert "exceeds the short-term memory budget of 5000 tokens" in caplog.text
