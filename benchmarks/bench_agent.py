@@ -7,7 +7,8 @@ not share our GIL) with zero delays, then measures:
    consumer task draining it, as the UI does) runs N turns; each turn is one tool call
    and a streamed 2,000-character answer (500 chunks). Every request the agent sends is
    recorded and replayed right after the turn with the raw SDK (``create(stream=True)``
-   + iterating every chunk) against identical scripted replies. Time in our code per turn
+   + iterating every chunk, messages/tools in ``extra_body`` as the model sends them)
+   against identical scripted replies. Time in our code per turn
    = the agent's turn time minus the raw-SDK time of that turn's two requests. The
    history grows over the run, as in a real conversation, so both sides send ever larger
    requests.
@@ -184,14 +185,19 @@ Request = tuple[list[dict[str, Any]], Any, Any]
 async def raw_request(client: Any, request: Request) -> Run:
     """Send one recorded request with the raw SDK, iterating every chunk."""
     messages, tools, tool_choice = request
+    # Sent as OpenAIChatModel sends it: messages and tools in extra_body, so the SDK's
+    # per-message request transform (which the model skips) is on neither side.
+    extra_body: dict[str, Any] = {"messages": messages}
     kwargs: dict[str, Any] = {
         "model": "test-model",
-        "messages": messages,
+        "messages": [],
         "stream": True,
         "stream_options": {"include_usage": True},
+        "extra_body": extra_body,
     }
     if tools:
-        kwargs["tools"] = tools
+        kwargs["tools"] = []
+        extra_body["tools"] = tools
     if tool_choice is not None:
         kwargs["tool_choice"] = tool_choice
     cpu, started = time.process_time(), time.perf_counter()
