@@ -291,3 +291,34 @@ def markdown_tokens(count: int) -> list[str]:
         tokens += _TOKEN.findall(_SECTION.format(i=section))
         section += 1
     return tokens[:count]
+
+
+def cold_start(home: Path, timeout: float = 120) -> float:
+    """Seconds from spawning ``python -m desktop_agent`` (data in ``home``) to its first
+    painted window, which the app prints when ``DESKTOP_AGENT_BENCH_FIRST_PAINT`` is set.
+
+    Raises:
+        BenchmarkFailure: The app exited without printing its first paint.
+    """
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+        "DESKTOP_AGENT_HOME": str(home),
+        "DESKTOP_AGENT_BENCH_FIRST_PAINT": "1",
+        "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+        "OPENAI_API_KEY": "bench",
+    }
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "desktop_agent"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    for line in done.stdout.splitlines():
+        if line.startswith("first-paint "):
+            return float(line.split()[1]) - started
+    raise BenchmarkFailure(f"no first-paint line (exit {done.returncode}):\n{done.stderr}")

@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (  # sets QT_QPA_PLATFORM and a temporary home first
     BenchmarkFailure,
     Report,
+    cold_start,
     gap_summary,
     main_guard,
     markdown_tokens,
@@ -72,31 +73,6 @@ def generate(root: Path) -> tuple[list[str], str]:
     import bench_sessions_core
 
     return asyncio.run(bench_sessions_core.generate(root))
-
-
-def cold_start(root: Path) -> float:
-    """Seconds from spawning the app to its first painted window."""
-    env = {
-        **os.environ,
-        "DESKTOP_AGENT_HOME": str(root),
-        "DESKTOP_AGENT_BENCH_FIRST_PAINT": "1",
-        "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
-        "OPENAI_API_KEY": "bench",
-    }
-    started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "desktop_agent"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    for line in done.stdout.splitlines():
-        if line.startswith("first-paint "):
-            return float(line.split()[1]) - started
-    raise BenchmarkFailure(f"no first-paint line (exit {done.returncode}):\n{done.stderr}")
 
 
 def in_window_process(root: Path, big_id: str) -> dict[str, Any]:

@@ -13,7 +13,6 @@ Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_startup.py [r
 
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import sys
@@ -21,36 +20,16 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _common import ROOT, cold_start
+
 TARGET_S = 1.0
 RUNS = 5
 
 
 def one_run() -> float:
-    """Seconds from spawning the process to its first painted window."""
+    """Seconds from spawning the process to its first painted window (0 saved sessions)."""
     with tempfile.TemporaryDirectory() as home:
-        env = {
-            **os.environ,
-            "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
-            "DESKTOP_AGENT_HOME": home,
-            "DESKTOP_AGENT_BENCH_FIRST_PAINT": "1",
-            "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
-            "OPENAI_API_KEY": "bench",
-        }
-        started = time.monotonic()
-        done = subprocess.run(
-            [sys.executable, "-m", "desktop_agent"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-    for line in done.stdout.splitlines():
-        if line.startswith("first-paint "):
-            return float(line.split()[1]) - started
-    raise RuntimeError(f"no first-paint line (exit {done.returncode}):\n{done.stderr}")
+        return cold_start(Path(home), timeout=60)
 
 
 def import_cost(module: str) -> float:
