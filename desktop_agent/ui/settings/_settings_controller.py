@@ -8,7 +8,7 @@ event loop), and its model-list requests run as tasks of this controller.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -67,6 +67,7 @@ class SettingsController(QObject):
         self._provider: Provider | None = None
         self._tasks = TaskSet()
         self._dialog: SettingsDialog | None = None
+        self._page_factories: list[tuple[str, Callable[[], QWidget]]] = []
 
     @property
     def settings(self) -> Settings:
@@ -112,6 +113,8 @@ class SettingsController(QObject):
             self._dialog.raise_()
             return self._dialog
         dialog = SettingsDialog(self._settings, self._provider, self._parent_widget)
+        for title, factory in self._page_factories:
+            dialog.add_page(title, factory())
         dialog.saved.connect(self.apply)
         dialog.models_requested.connect(lambda url, key: self._fetch_models(dialog, url, key))
         dialog.finished.connect(dialog.deleteLater)
@@ -120,6 +123,15 @@ class SettingsController(QObject):
         dialog.request_models()
         self.dialog_opened.emit(dialog)
         return dialog
+
+    def add_page_factory(self, title: str, factory: Callable[[], QWidget]) -> None:
+        """Give every Settings dialog opened from now on a tab made by ``factory``.
+
+        The factory returns a new widget implementing
+        :class:`~desktop_agent.ui.settings._settings_dialog.SettingsPage` each time a dialog
+        opens (features that need services, e.g. the tools page, close over them).
+        """
+        self._page_factories.append((title, factory))
 
     def apply(self, settings: Settings) -> None:
         """Persist ``settings``, use them at once, and resolve the provider again."""

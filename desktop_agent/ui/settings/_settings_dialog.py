@@ -1,11 +1,16 @@
-"""The Settings dialog: provider (preset, base URL, key, model), temperature, prompt, theme.
+"""The Settings dialog: a tab per concern ("Model", "Appearance", and pages added by features).
 
 A passive form. It asks for a model list with ``models_requested`` (the controller fetches
 ``/v1/models`` off the GUI thread and answers with :meth:`set_models` or
 :meth:`set_models_error`) and hands the edited settings over with ``saved``.
+
+Features add their own tab with :meth:`SettingsDialog.add_page`: a widget that implements
+:class:`SettingsPage` (``load`` shows settings, ``apply`` returns them with the page's edits).
 """
 
 from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
 
 from pydantic import SecretStr
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -20,6 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -29,6 +35,17 @@ from desktop_agent.app import Provider, ProviderPreset, Settings
 
 DEFAULT_PRESET = "Default"
 _FETCH_DELAY_MS = 600
+
+
+@runtime_checkable
+class SettingsPage(Protocol):
+    """A tab of the Settings dialog that edits part of :class:`Settings`."""
+
+    def load(self, settings: Settings) -> None:
+        """Show ``settings`` in the page's fields."""
+
+    def apply(self, settings: Settings) -> Settings:
+        """Return ``settings`` with the page's edits (a copy; never mutate the argument)."""
 
 
 class SettingsDialog(QDialog):
@@ -44,6 +61,7 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Settings")
         self.setMinimumWidth(520)
         self._settings = settings
+        self._pages: list[SettingsPage] = []
         self._build_fields()
         self._build_layout()
         self._fetch_timer = QTimer(self, singleShot=True, interval=_FETCH_DELAY_MS)
@@ -74,8 +92,26 @@ class SettingsDialog(QDialog):
         """Say why the model list could not be fetched (the model can still be typed)."""
         self.models_status.setText(text)
 
+    def add_page(self, title: str, page: QWidget) -> None:
+        """Add a tab; ``page`` must implement :class:`SettingsPage` and is loaded at once."""
+        if not isinstance(page, SettingsPage):
+            raise TypeError(f"{type(page).__name__} does not implement SettingsPage")
+        self.tabs.addTab(page, title)
+        self._pages.append(page)
+        page.load(self._settings)
+
+    def page_titles(self) -> list[str]:
+        """The tabs' titles, in order."""
+        return [self.tabs.tabText(i) for i in range(self.tabs.count())]
+
     def edited_settings(self) -> Settings:
-        """The settings as the form shows them."""
+        """The settings as the form shows them, every page's edits included."""
+        settings = self._edited_core_settings()
+        for page in self._pages:
+            settings = page.apply(settings)
+        return settings
+
+    def _edited_core_settings(self) -> Settings:
         preset = ProviderPreset(
             name=self.preset.currentText().strip() or DEFAULT_PRESET,
             base_url=self.base_url.text().strip(),
@@ -126,8 +162,7 @@ class SettingsDialog(QDialog):
         self.remote_images = QCheckBox("Load images from the web in messages without asking")
 
     def _build_layout(self) -> None:
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        model_page, form = _form_page()
         form.addRow("Preset", self.preset)
         form.addRow("Base URL", self.base_url)
         form.addRow("API key", _row(self.api_key, self.show_key))
@@ -135,8 +170,13 @@ class SettingsDialog(QDialog):
         form.addRow("", self.models_status)
         form.addRow("Temperature", self.temperature)
         form.addRow("System prompt", self.system_prompt)
-        form.addRow("Theme", self.theme)
-        form.addRow("", self.remote_images)
+        appearance_page, appearance = _form_page()
+        appearance.addRow("Theme", self.theme)
+        appearance.addRow("", self.remote_images)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(model_page, "Model")
+        self.tabs.addTab(appearance_page, "Appearance")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
@@ -144,7 +184,7 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        layout.addWidget(self.tabs)
         layout.addWidget(buttons)
 
     def _load(self, settings: Settings, provider: Provider | None) -> None:
@@ -186,6 +226,13 @@ class SettingsDialog(QDialog):
 
     def _schedule_fetch(self) -> None:
         self._fetch_timer.start()
+
+
+def _form_page() -> tuple[QWidget, QFormLayout]:
+    page = QWidget()
+    form = QFormLayout(page)
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+    return page, form
 
 
 def _row(main: QWidget, side: QWidget) -> QWidget:
