@@ -4,30 +4,48 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+RUN_STAMP := $(VENV)/.installed-run-stamp
+# Quiet installs: no "running pip as root" banner, no pip-upgrade notice.
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check --root-user-action=ignore
 
-.PHONY: setup system-deps run test lint format bench package clean
+.PHONY: setup setup-run system-deps test-system-deps run test lint format bench package clean
 
-setup: system-deps $(STAMP)
+# Everything for tests, lint and benchmarks (the validators of tests/packaging included).
+setup: test-system-deps $(STAMP)
+
+# What running needs, nothing more (`make run`).
+setup-run: system-deps $(RUN_STAMP)
 
 system-deps:
 	@bash scripts/install-system-deps.sh
 
-$(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
-	@touch $(STAMP)
+test-system-deps:
+	@bash scripts/install-system-deps.sh --test
 
-run: setup
+$(VENV)/bin/python:
+	$(PY) -m venv $(VENV)
+	$(PIP) --upgrade pip
+
+$(RUN_STAMP): pyproject.toml $(VENV)/bin/python
+	$(PIP) -e .
+	@touch $(RUN_STAMP)
+
+$(STAMP): pyproject.toml $(VENV)/bin/python
+	$(PIP) -e '.[test,dev]'
+	@touch $(STAMP) $(RUN_STAMP)
+
+run: setup-run
 	$(BIN)/desktop-agent
 
 test: setup
+	@bash scripts/install-test-deps.sh
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 format: setup
 	$(BIN)/ruff check --fix .

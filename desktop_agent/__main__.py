@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from desktop_agent._version import __version__
 
@@ -20,12 +23,32 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
         help="open the window (works offscreen), render one message of each kind, read the "
         "shipped resources, print a report and exit: 0 when everything works",
     )
+    if argv and argv[0] in (*_COMMANDS, "-h", "--help"):  # they load the library: when asked
+        from desktop_agent.app.transfer import add_commands
+
+        add_commands(parser)
     return parser.parse_args(argv)
+
+
+_COMMANDS = ("list", "export", "import", "backup", "restore")
+
+
+def _load_pdf_renderer() -> Callable[[dict[str, Any]], bytes]:
+    """The PDF renderer of the ``ui`` layer; offscreen Qt when there is no display."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from desktop_agent.ui.export import conversation_pdf
+
+    return conversation_pdf
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and start the desktop window (or run the self-check)."""
     args = _parse_args(sys.argv[1:] if argv is None else argv)
+    if getattr(args, "command", None):
+        from desktop_agent.app.transfer import run_cli
+
+        return run_cli(args, _load_pdf_renderer)
     if args.self_check:
         from desktop_agent.ui._self_check import run_self_check
 

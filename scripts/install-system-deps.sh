@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu libraries Qt (PySide6 wheels) needs at run time when they are
 # missing. Runs apt-get only as root; otherwise prints the command to run.
+#   --test  also the tools the tests need (validators of the packaging tests).
 set -euo pipefail
 
 packages=(
@@ -8,9 +9,13 @@ packages=(
   libglib2.0-0 libdbus-1-3 libpulse0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1
   libxcb-shape0 libxcb-randr0 libxcb-render-util0 libxcb-image0 libxcb-xinerama0
   libxcb-xkb1 libx11-xcb1 libxrender1 libxi6 libsm6 libice6 fonts-dejavu-core
-  # validators for the .desktop entry and AppStream metainfo (tests/packaging)
-  desktop-file-utils appstream
+  # colour emoji in chats (a minimal system shows boxes without an emoji font)
+  fonts-noto-color-emoji
 )
+if [ "${1:-}" = "--test" ]; then
+  # validators for the .desktop entry and AppStream metainfo (tests/packaging)
+  packages+=(desktop-file-utils appstream)
+fi
 
 command -v dpkg-query >/dev/null 2>&1 || { echo "install-system-deps: not a Debian system, skipping"; exit 0; }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,21 @@ def test_version_flag_prints_version() -> None:
         cwd=ROOT,
     )
     assert out.stdout.strip() == f"desktop-agent {desktop_agent.__version__}"
+
+
+def test_version_is_the_newest_release_in_the_changelog() -> None:
+    """``--version`` names the newest ``## [X.Y.Z] - date`` of CHANGELOG.md."""
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    released = re.findall(r"^## \[(\d[^\]]*)\] - \d{4}-\d{2}-\d{2}$", changelog, re.M)
+    assert released, "CHANGELOG.md has no released version (## [X.Y.Z] - YYYY-MM-DD)"
+    out = subprocess.run(
+        [sys.executable, "-m", "desktop_agent", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert out.stdout.strip() == f"desktop-agent {released[0]}"
 
 
 def _public_subpackages() -> list[str]:
@@ -67,18 +83,3 @@ def test_core_imports_without_qt() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().endswith("ok")
-
-
-def test_only_ui_imports_qt() -> None:
-    offenders = []
-    for path in (ROOT / "desktop_agent").rglob("*.py"):
-        rel = path.relative_to(ROOT).as_posix()
-        if rel.startswith("desktop_agent/ui/"):
-            continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            stripped = line.strip()
-            if stripped.startswith(
-                ("import PySide6", "from PySide6", "import qasync", "from qasync")
-            ):
-                offenders.append(rel)
-    assert offenders == []

@@ -14,41 +14,76 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from desktop_agent._logging import logger
 from desktop_agent.message import Msg
+from desktop_agent.token import TokenCounterBase
 
 if TYPE_CHECKING:
     from desktop_agent.memory import MemoryBase
 
+# The exact AgentScope 1.0.21 defaults (reference/agentscope-1.0-texts.md).
 DEFAULT_COMPRESSION_PROMPT = (
-    "<system-hint>The conversation above is getting long. Summarise it so that the work can "
-    "continue from the summary alone: the task, what has been done and found, the current "
-    "state, and what remains to do. Keep names, numbers, paths and decisions exact."
+    "<system-hint>You have been working on the task described above but have not yet "
+    "completed it. Now write a continuation summary that will allow you to resume work "
+    "efficiently in a future context window where the conversation history will be replaced "
+    "with this summary. Your summary should be structured, concise, and actionable."
     "</system-hint>"
 )
 
 DEFAULT_SUMMARY_TEMPLATE = (
-    "<system-info>Here is a summary of the earlier conversation:\n"
-    "# Task overview\n{task_overview}\n\n"
-    "# Current state\n{current_state}\n\n"
-    "# Important discoveries\n{important_discoveries}\n\n"
-    "# Next steps\n{next_steps}\n\n"
-    "# Context to preserve\n{context_to_preserve}</system-info>"
+    "<system-info>Here is a summary of your previous work\n"
+    "# Task Overview\n{task_overview}\n\n"
+    "# Current State\n{current_state}\n\n"
+    "# Important Discoveries\n{important_discoveries}\n\n"
+    "# Next Steps\n{next_steps}\n\n"
+    "# Context to Preserve\n{context_to_preserve}</system-info>"
 )
 
 
 class SummarySchema(BaseModel):
     """The structured summary the model writes when memory is compressed."""
 
-    task_overview: str = Field(description="The user's request and the goal, in brief.")
-    current_state: str = Field(description="What has been done so far and its results.")
-    important_discoveries: str = Field(
-        description="Facts, constraints, errors and decisions learned along the way."
+    task_overview: str = Field(
+        max_length=300,
+        description=(
+            "The user's core request and success criteria.\n"
+            "Any clarifications or constraints they specified"
+        ),
     )
-    next_steps: str = Field(description="What remains to be done, in order.")
+    current_state: str = Field(
+        max_length=300,
+        description=(
+            "What has been completed so far.\n"
+            "File created, modified, or analyzed (with paths if relevant).\n"
+            "Key outputs or artifacts produced."
+        ),
+    )
+    important_discoveries: str = Field(
+        max_length=300,
+        description=(
+            "Technical constraints or requirements uncovered.\n"
+            "Decisions made and their rationale.\n"
+            "Errors encountered and how they were resolved.\n"
+            "What approaches were tried that didn't work (and why)"
+        ),
+    )
+    next_steps: str = Field(
+        max_length=200,
+        description=(
+            "Specific actions needed to complete the task.\n"
+            "Any blockers or open questions to resolve.\n"
+            "Priority order if multiple steps remain"
+        ),
+    )
     context_to_preserve: str = Field(
-        description="Exact names, values, paths and preferences that must not be lost."
+        max_length=300,
+        description=(
+            "User preferences or style requirements.\n"
+            "Domain-specific details that aren't obvious.\n"
+            "Any promises made to the user"
+        ),
     )
 
 
@@ -58,8 +93,8 @@ class CompressionConfig(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     enable: bool
-    agent_token_counter: Any = Field(
-        description="A token counter with `async count(messages: list[dict]) -> int`."
+    agent_token_counter: TokenCounterBase = Field(
+        description="Counts the formatted messages to compress (a TokenCounterBase)."
     )
     trigger_threshold: int
     keep_recent: int = 3
@@ -152,5 +187,9 @@ async def _summarise(
     structured = getattr(response, "metadata", None) if response is not None else None
     if not structured:
         return None
-    fields = config.summary_schema.model_validate(structured).model_dump()
+    try:
+        fields = config.summary_schema.model_validate(structured).model_dump()
+    except ValidationError as exc:  # e.g. a field over its max_length: try again next step
+        logger.warning("The memory summary does not fit %s: %s", config.summary_schema, exc)
+        return None
     return config.summary_template.format(**fields)

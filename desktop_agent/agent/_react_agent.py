@@ -4,7 +4,9 @@ Mirrors AgentScope 1.0.21's ``ReActAgent`` (structured output through the
 ``generate_response`` tool, meta tool, plan notebook, long-term memory and knowledge),
 with the deliberate differences of SPEC §3: a plain-text reply has ``metadata == {}``, and
 the memory never keeps a tool call without a result (interrupted, failed or never-run
-calls get a result saying so), so the next model request stays valid.
+calls get a result saying so), so the next model request stays valid. Tool calls of an
+answer stopped at the token limit (``finish_reason == "length"``) are never run: their
+arguments may be truncated; the answer ends the turn (``tool_calls_cut_off``).
 
 An optional ``input_module`` (``desktop_agent.context.InputModule``) replaces the default
 context ``[system prompt, *memory]`` with the messages its template builds.
@@ -24,10 +26,10 @@ from desktop_agent.agent._compression import CompressionConfig as _CompressionCo
 from desktop_agent.agent._compression import compress_memory
 from desktop_agent.agent._knowledge import KnowledgeBase
 from desktop_agent.agent._long_term_memory import LongTermMemoryBase
-from desktop_agent.agent._plan_notebook import PlanNotebook
 from desktop_agent.agent._react_agent_base import ReActAgentBase
 from desktop_agent.memory import InMemoryMemory, MemoryBase
 from desktop_agent.message import Msg, TextBlock, ToolResultBlock, ToolUseBlock
+from desktop_agent.plan import PlanNotebook
 from desktop_agent.tool import Toolkit, ToolResponse
 
 if TYPE_CHECKING:
@@ -38,6 +40,10 @@ if TYPE_CHECKING:
 INTERRUPTED_TOOL_TEXT = "The tool call has been interrupted by the user."
 INTERRUPTED_REPLY_TEXT = "I noticed that you have interrupted me. What can I do for you?"
 FAILED_TOOL_TEXT = "The tool call was not executed because the turn failed: {error}"
+TRUNCATED_TOOL_TEXT = (
+    "The tool call was not executed: the answer was cut off (finish reason {reason}) before "
+    "its arguments were complete."
+)
 SUMMARIZING_PROMPT = (
     "You have failed to generate response within the maximum iterations. Now respond "
     "directly by summarizing the current situation."
@@ -72,6 +78,20 @@ class _Turn:
     def metadata(self) -> dict[str, Any]:
         """The reply's metadata: the structured output, or ``{}`` (never ``None``)."""
         return self.structured_output if self.structured_output is not None else {}
+
+
+def _answered_since_call(stored: list[Msg], call_ids: set[str]) -> set[Any]:
+    """The ids of ``call_ids`` answered after the last message making those calls.
+
+    Servers reuse ids (``call_0`` in every turn), so a result with the same id earlier in
+    memory answers an earlier call, not this one: calls and results pair per message.
+    """
+    answered: set[Any] = set()
+    for msg in reversed(stored):
+        if any(block.get("id") in call_ids for block in msg.get_content_blocks("tool_use")):
+            break
+        answered.update(block.get("id") for block in msg.get_content_blocks("tool_result"))
+    return answered
 
 
 def tool_result_msg(tool_call: ToolUseBlock, output: Any) -> Msg:
@@ -183,6 +203,8 @@ class ReActAgent(ReActAgentBase):
         self.plan_notebook = plan_notebook
         self.print_hint_msg = print_hint_msg
         self._required_structured_model: type[BaseModel] | None = None
+        self._finish_reason: str | None = None
+        """Why the model stopped its last answer (``ChatResponse.finish_reason``)."""
         self._register_builtin_tools(enable_meta_tool)
         self.register_state("name")
         self.register_state("_sys_prompt")
@@ -202,7 +224,7 @@ class ReActAgent(ReActAgentBase):
                 group = "plan_related"
                 self.toolkit.create_tool_group(
                     group,
-                    description="Tools to make a plan for a complex task and follow it.",
+                    description=PlanNotebook.description,
                 )
             for tool in self.plan_notebook.list_tools():
                 self.toolkit.register_tool_function(tool, group_name=group)
@@ -241,6 +263,10 @@ class ReActAgent(ReActAgentBase):
         for _ in range(self.max_iters):
             await self._compress_memory_if_needed()
             msg_reasoning = await self._reasoning(tool_choice=turn.tool_choice)
+            if await self._refuse_cut_tool_calls(msg_reasoning):
+                msg_reasoning.metadata = turn.metadata
+                turn.reply = msg_reasoning
+                break
             results = await self._act(msg_reasoning)
             if self._required_structured_model is not None:
                 await self._check_structured_output(turn, msg_reasoning, results)
@@ -400,11 +426,34 @@ class ReActAgent(ReActAgentBase):
             *await self.memory.get_memory(exclude_mark=exclude),
         ]
 
+    def tool_calls_cut_off(self) -> bool:
+        """Whether the last model answer's tool calls may be incomplete and must not run.
+
+        Deviation from AgentScope: an answer stopped by the token limit (finish reason
+        ``"length"``) may hold truncated arguments (``{"path": "a.txt", "cont``), which
+        JSON repair would turn into a call that runs with missing or wrong arguments.
+        """
+        return self._finish_reason == "length"
+
+    async def _refuse_cut_tool_calls(self, msg: Msg) -> bool:
+        """Answer the tool calls of a cut-off answer without running them; whether it was."""
+        tool_calls: list[ToolUseBlock] = msg.get_content_blocks("tool_use")
+        if not tool_calls or not self.tool_calls_cut_off():
+            return False
+        text = TRUNCATED_TOOL_TEXT.format(reason=repr(self._finish_reason))
+        for tool_call in tool_calls:
+            result = tool_result_msg(tool_call, [TextBlock(type="text", text=text)])
+            await self.memory.add(result)
+            await self.print(result, True)
+        return True
+
     async def _receive(self, res: Any, msg: Msg) -> None:
         """Fill ``msg`` from a model result, printing each streamed state."""
+        self._finish_reason = None
         if not isinstance(res, AsyncGenerator):
             msg.invocation_id = res.id
             msg.content = list(res.content)
+            self._finish_reason = getattr(res, "finish_reason", None)
             await self.print(msg, True, speech=msg.get_content_blocks("audio") or None)
             return
         print_ = self.print
@@ -412,6 +461,7 @@ class ReActAgent(ReActAgentBase):
             async for chunk in res:
                 msg.invocation_id = chunk.id
                 msg.content = chunk.content
+                self._finish_reason = getattr(chunk, "finish_reason", None)
                 await print_(msg, False, speech=msg.get_content_blocks("audio") or None)
         finally:
             await _close(res)
@@ -423,11 +473,10 @@ class ReActAgent(ReActAgentBase):
         """Give each tool call without a result in memory a result saying it did not run."""
         if not tool_calls:
             return
-        answered = {
-            block.get("id")
-            for stored in await self.memory.get_memory(prepend_summary=False)
-            for block in stored.get_content_blocks("tool_result")
-        }
+        answered = _answered_since_call(
+            await self.memory.get_memory(prepend_summary=False),
+            {tool_call["id"] for tool_call in tool_calls},
+        )
         if isinstance(cause, asyncio.CancelledError):
             text = INTERRUPTED_TOOL_TEXT
         else:
@@ -530,6 +579,11 @@ class ReActAgent(ReActAgentBase):
         res = await self.model(prompt)
         res_msg = Msg(self.name, [], "assistant")
         await self._receive(res, res_msg)
+        if res_msg.has_content_blocks("tool_use"):
+            # No tools were offered and none will run: a tool call kept here would stay
+            # without a result in memory and make the next request invalid.
+            res_msg.content = [b for b in res_msg.get_content_blocks() if b["type"] != "tool_use"]
+            await self.print(res_msg, True)
         return res_msg
 
     async def handle_interrupt(

@@ -18,11 +18,22 @@ from desktop_agent.app._conversation import (
     Removed,
     Reset,
     ToolStatus,
+    answer_ending,
 )
+from desktop_agent.app._mcp_config import (
+    McpConfigError,
+    McpServerConfig,
+    parse_mcp_json,
+    to_mcp_json,
+)
+from desktop_agent.app._mcp_runner import McpServerStatus, McpToolInfo
+from desktop_agent.app._mcp_servers import McpServers
 from desktop_agent.app._providers import (
+    Discovery,
     LocalServer,
     ModelListError,
     Provider,
+    discover,
     fetch_model_ids,
     probe_local_servers,
     provider_from_environment,
@@ -63,10 +74,16 @@ __all__ = [
     "Conversation",
     "ConversationEntry",
     "ConversationEvent",
+    "Discovery",
     "EntryKind",
     "Inserted",
     "LoadedSettings",
     "LocalServer",
+    "McpConfigError",
+    "McpServerConfig",
+    "McpServerStatus",
+    "McpServers",
+    "McpToolInfo",
     "ModelListError",
     "Provider",
     "ProviderPreset",
@@ -82,8 +99,11 @@ __all__ = [
     "TurnInterrupted",
     "TurnStarted",
     "TurnUsage",
+    "answer_ending",
+    "discover",
     "fetch_model_ids",
     "load_settings",
+    "parse_mcp_json",
     "preload_agent_core",
     "probe_local_servers",
     "provider_from_environment",
@@ -91,4 +111,5 @@ __all__ = [
     "resolve_provider",
     "save_settings",
     "settings_path",
+    "to_mcp_json",
 ]

@@ -11,6 +11,7 @@ import asyncio
 import importlib
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
@@ -20,8 +21,11 @@ from desktop_agent.app._settings import Settings
 from desktop_agent.app._turn_events import TurnUsage
 
 if TYPE_CHECKING:
+    from desktop_agent.app._mcp_servers import McpServers
     from desktop_agent.tool import AskPermission
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds to open a connection to the model server."""
 NO_KEY = "EMPTY"  # the openai SDK insists on a key; local servers ignore it
 CORE_MODULES = (
     "openai",
@@ -31,6 +35,7 @@ CORE_MODULES = (
     "desktop_agent.context",
     "desktop_agent.tool",
     "desktop_agent.agent",
+    "desktop_agent.plan",
 )
 
 
@@ -83,6 +88,8 @@ async def build_agent_parts(
     permissions: Any = None,
     ask: AskPermission | None = None,
     state: AgentState | None = None,
+    media_folders: list[Path] | None = None,
+    mcp_servers: McpServers | None = None,
 ) -> AgentParts:
     """A ``ReActAgent`` with the OpenAI-compatible model, formatter, desktop tools, memory
     and ``InputModule`` (the context template it assembles its prompt with).
@@ -98,30 +105,53 @@ async def build_agent_parts(
             prompt, tool groups — e.g. restored from a session); the agent is built around
             it and attached to it. Default: a fresh one with ``memory`` and the default
             template.
+        media_folders: Folders whose files the model may be sent (the session's blob
+            folder); the list is read at each request, so the caller may update it.
+        mcp_servers: The MCP servers of the Tools settings: the enabled ones are started
+            (if not yet) and their enabled tools registered, asking ``permissions``.
     """
     await preload_agent_core()
-    from desktop_agent.agent import ReActAgent
-    from desktop_agent.formatter import OpenAIChatFormatter
+    from desktop_agent.app._desktop_agent import DesktopAgent
+    from desktop_agent.formatter import MediaPolicy, OpenAIChatFormatter
     from desktop_agent.tool import Toolkit, ToolPermissions, register_desktop_tools
 
     usage = UsageMeter()
     model = _metered_model(provider, settings, usage)
     toolkit = Toolkit()
-    permissions = register_desktop_tools(toolkit, permissions or ToolPermissions(ask))
+    permissions = register_desktop_tools(
+        toolkit,
+        permissions or ToolPermissions(ask),
+        working_folder=settings.resolved_working_folder(),
+    )
+    if mcp_servers is not None:
+        await mcp_servers.start()
+        mcp_servers.register_tools(toolkit, permissions)
     if state is None:
         state = AgentState(settings.system_prompt, memory=memory)
-    agent = ReActAgent(
+    agent = DesktopAgent(
         name=state.name,
         sys_prompt=state.sys_prompt,
         model=model,
-        formatter=OpenAIChatFormatter(),
+        formatter=_formatter(OpenAIChatFormatter(), MediaPolicy, media_folders),
         toolkit=toolkit,
         memory=state.memory,
         input_module=state.input_module,
+        plan_notebook=state.ensure_plan_notebook() if settings.plan_mode else None,
     )
     agent.set_console_output_enabled(False)
+    if agent.plan_notebook is not None:
+        from desktop_agent.app._plan_card import attach_plan_card
+
+        attach_plan_card(agent.plan_notebook, agent)
     state.attach(agent)
     return AgentParts(agent, model, permissions, usage)
+
+
+def _formatter(formatter: Any, policy: Any, folders: list[Path] | None) -> Any:
+    """``formatter`` reading local files only inside ``folders`` (and the user's own
+    attachments), never downloading remote audio."""
+    formatter.media_policy = policy(folders=folders if folders is not None else [])
+    return formatter
 
 
 def _metered_model(provider: Provider, settings: Settings, usage: UsageMeter) -> Any:
@@ -136,12 +166,18 @@ def _metered_model(provider: Provider, settings: Settings, usage: UsageMeter) ->
             usage.add(getattr(result, "usage", None))
             return result
 
+    import httpx
+
+    # Our own timeouts, not the SDK's 600 s: connecting, and "no byte received for N s"
+    # (httpx's read timeout is per read) — a server that hangs mid-answer becomes an error.
+    idle = settings.stream_idle_timeout
+    timeout = httpx.Timeout(idle, connect=CONNECT_TIMEOUT, read=idle)
     return MeteredChatModel(
         provider.model,
         api_key=provider.api_key.get_secret_value() or NO_KEY,
         stream=True,
         # No silent SDK retries (with back-off waits): an error shows at once, with Retry.
-        client_kwargs={"base_url": provider.base_url, "max_retries": 0},
+        client_kwargs={"base_url": provider.base_url, "max_retries": 0, "timeout": timeout},
         generate_kwargs={"temperature": settings.temperature},
     )
 

@@ -8,9 +8,9 @@ prompt and ``InputModule`` — live here, and the agent is built *around* them: 
 this memory and this input module, and this toolkit state is loaded into its toolkit.
 
 ``state_dict()`` has the shape of ``ReActAgent.state_dict()`` (``memory``, ``toolkit``,
-``input_module``, ``name``, ``_sys_prompt``): the live agent's state while one is attached,
-else the same keys from here. So a session file holds an ordinary agent state, which a
-``ReActAgent`` (or AgentScope's) loads as is.
+``input_module``, ``name``, ``_sys_prompt``, and ``plan_notebook`` once plans are used): the
+live agent's state while one is attached, else the same keys from here. So a session file
+holds an ordinary agent state, which a ``ReActAgent`` (or AgentScope's) loads as is.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from desktop_agent.module import StateModule
 if TYPE_CHECKING:
     from desktop_agent.context import InputModule
     from desktop_agent.memory import MemoryBase
+    from desktop_agent.plan import PlanNotebook
 
 AGENT_NAME = "Assistant"
 
@@ -96,7 +97,17 @@ class AgentState(StateModule):
         self._sys_prompt = sys_prompt
         self.register_state("name")
         self.register_state("_sys_prompt")
+        # A child module (saved with the session) once plans are used; see ensure_plan_notebook.
+        self.plan_notebook: PlanNotebook | None = None
         object.__setattr__(self, "_agent", None)  # not a child: its state is delegated to
+
+    def ensure_plan_notebook(self) -> PlanNotebook:
+        """The conversation's plan notebook, created on first use (plans on)."""
+        if self.plan_notebook is None:
+            from desktop_agent.plan import PlanNotebook
+
+            self.plan_notebook = PlanNotebook()
+        return self.plan_notebook
 
     @property
     def sys_prompt(self) -> str:
@@ -162,6 +173,8 @@ class AgentState(StateModule):
         Raises:
             TypeError, KeyError, ValueError: A part does not fit.
         """
+        if isinstance(state_dict.get("plan_notebook"), dict):
+            self.ensure_plan_notebook()  # the session used plans: keep them
         super().load_state_dict(state_dict, strict=False)
         if self.agent is not None:
             self.attach(self.agent)

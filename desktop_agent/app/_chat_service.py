@@ -16,11 +16,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
 from desktop_agent.app._agent_factory import AgentParts, build_agent_parts
 from desktop_agent.app._agent_state import AgentState
+from desktop_agent.app._attachments import embed_attachments
 from desktop_agent.app._errors import describe_error
 from desktop_agent.app._providers import Provider
 from desktop_agent.app._settings import Settings
@@ -35,6 +37,7 @@ from desktop_agent.message import ContentBlock, Msg
 
 if TYPE_CHECKING:
     from desktop_agent.app._conversation import Conversation
+    from desktop_agent.app._mcp_servers import McpServers
     from desktop_agent.context import ContextConfig, InputModule
     from desktop_agent.tool import AskPermission
 
@@ -55,6 +58,7 @@ class ChatService:
         provider: The endpoint, or ``None`` while none is configured (sending is refused).
         ask_permission: Async callback the desktop tools use to ask the user
             (``"allow_once"`` | ``"allow_always"`` | ``"deny"``); ``None`` denies everything.
+        mcp_servers: The shared MCP servers whose enabled tools each agent gets.
     """
 
     def __init__(
@@ -64,23 +68,30 @@ class ChatService:
         provider: Provider | None = None,
         *,
         ask_permission: AskPermission | None = None,
+        mcp_servers: McpServers | None = None,
     ) -> None:
         self._conversation = conversation
         self._settings = settings
         self._provider = provider
         self._ask_permission = ask_permission
+        self._mcp_servers = mcp_servers
         self._listeners: list[TurnListener] = []
+        self._permission_listeners: list[Callable[[], None]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing: set[asyncio.Task[None]] = set()
         self._turn: asyncio.Task[None] | None = None
         self._parts: AgentParts | None = None
         self._memory: Any = None
         self._permissions: Any = None
-        self._retry_point: tuple[Msg, int] | None = None
+        self._retry_point: tuple[Msg | None, int] | None = None
+        self._can_continue = False
         self._turn_counter = 0
         self._stale = False
         self._agent_state: AgentState | None = None
         self._session_saver: Callable[[], Awaitable[None]] | None = None
+        self._request_saver: Callable[[], Awaitable[None]] | None = None
+        self._unsaved_message = False
+        self._media_folders: list[Path] = []
 
     # -- state -------------------------------------------------------------------------
 
@@ -103,6 +114,12 @@ class ChatService:
     def can_retry(self) -> bool:
         """Whether the last turn failed and :meth:`retry` would re-run it."""
         return self._retry_point is not None and not self.busy
+
+    @property
+    def can_continue(self) -> bool:
+        """Whether the last answer was cut off (or stopped at the token limit) and
+        :meth:`continue_answer` would ask the model to go on with it."""
+        return self._can_continue and not self.busy
 
     @property
     def memory(self) -> Any:
@@ -142,6 +159,17 @@ class ChatService:
         outside a turn, such as :meth:`apply_template`."""
         self._session_saver = saver
 
+    def set_request_saver(self, saver: Callable[[], Awaitable[None]] | None) -> None:
+        """Await ``saver`` (e.g. a durable session save) once per turn, after the user's
+        message is in memory and before the request leaves: a kill then loses nothing
+        that was sent."""
+        self._request_saver = saver
+
+    def set_media_folder(self, folder: Path | None) -> None:
+        """The folder of the active session's images and audio (its blob folder): the only
+        local files, besides the user's own attachments, the model is sent."""
+        self._media_folders[:] = [folder] if folder is not None else []
+
     async def use_state(self, state: AgentState) -> None:
         """Continue another conversation's agent state (a session being opened).
 
@@ -150,10 +178,48 @@ class ChatService:
         """
         await self.stop()
         self._retry_point = None
+        self._can_continue = False
         self._permissions = None
+        self._notify_permissions()
         self._drop_agent()
         self._agent_state = state
         self._memory = state.memory
+
+    @property
+    def allowed_tools(self) -> list[str]:
+        """The tools the user allowed for the rest of this chat ("Always allow"), sorted."""
+        return sorted(self._permissions.always_allowed) if self._permissions else []
+
+    def revoke_tool(self, tool_name: str | None = None) -> None:
+        """Ask again before ``tool_name`` runs (every tool when ``None``)."""
+        if self._permissions is not None:
+            self._permissions.forget(tool_name)
+        self._notify_permissions()
+
+    def subscribe_permissions(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener()`` whenever :attr:`allowed_tools` may have changed."""
+        self._permission_listeners.append(listener)
+        listeners = self._permission_listeners
+        return lambda: listeners.remove(listener) if listener in listeners else None
+
+    def _notify_permissions(self) -> None:
+        for listener in list(self._permission_listeners):
+            try:
+                listener()
+            except Exception:
+                logger.exception("A permission listener failed")
+
+    async def _ask(self, request: Any) -> Any:
+        """The user's answer, with the tool card saying "waiting for permission" meanwhile."""
+        assert self._ask_permission is not None
+        self._conversation.set_waiting(request.tool_name)
+        try:
+            decision = await self._ask_permission(request)
+        finally:
+            self._conversation.set_waiting(None)
+        if decision == "allow_always":  # recorded by the policy once this returns
+            asyncio.get_running_loop().call_soon(self._notify_permissions)
+        return decision
 
     def subscribe(self, listener: TurnListener) -> Callable[[], None]:
         """Call ``listener`` with every turn event; returns a function that unsubscribes."""
@@ -198,7 +264,21 @@ class ChatService:
             return None
         self._check_can_start()
         self._conversation.remove_errors()
-        return self._start(self._retry_point[0], retry=True)
+        msg = self._retry_point[0]
+        return self._start(msg, retry=True, continuation=msg is None)
+
+    def continue_answer(self) -> asyncio.Task[None] | None:
+        """Ask the model to go on from where its last answer stopped (cut off, or at the
+        token limit); the same answer grows. ``None`` when there is nothing to continue.
+
+        Raises:
+            RuntimeError: No provider is configured.
+        """
+        if not self.can_continue:
+            return None
+        self._check_can_start()
+        self._conversation.remove_errors()
+        return self._start(None, retry=False, continuation=True)
 
     async def stop(self) -> None:
         """Interrupt the running turn; the service is idle when this returns.
@@ -223,7 +303,9 @@ class ChatService:
         await self.stop()
         self._retry_point = None
         self._memory = None
+        self._can_continue = False
         self._permissions = None
+        self._notify_permissions()
         self._drop_agent()
         self._agent_state = None
         self._conversation.reset([])
@@ -246,9 +328,14 @@ class ChatService:
         if self.busy:
             raise RuntimeError("A turn is already running.")
 
-    def _start(self, msg: Msg, *, retry: bool) -> asyncio.Task[None]:
+    def _start(
+        self, msg: Msg | None, *, retry: bool, continuation: bool = False
+    ) -> asyncio.Task[None]:
         self._turn_counter += 1
-        task = self._spawn(self._run_turn(msg, retry), f"chat-turn-{self._turn_counter}")
+        self._can_continue = False
+        self._conversation.clear_actions()
+        turn = self._run_turn(msg, retry, continuation)
+        task = self._spawn(turn, f"chat-turn-{self._turn_counter}")
         self._turn = task
         return task
 
@@ -258,8 +345,8 @@ class ChatService:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _run_turn(self, msg: Msg, retry: bool) -> None:
-        self._publish(TurnStarted(retry=retry))
+    async def _run_turn(self, msg: Msg | None, retry: bool, continuation: bool) -> None:
+        self._publish(TurnStarted(retry=retry, continuation=continuation))
         queue: asyncio.Queue[tuple[Msg, bool, Any]] = asyncio.Queue()
         consumer = self._spawn(self._consume(queue), f"chat-printer-{self._turn_counter}")
         ending: TurnEvent | None = None
@@ -269,8 +356,14 @@ class ChatService:
             memory_size = await (self._rewind_memory() if retry else self._memory_size())
             self._retry_point = None
             parts.usage.reset()
-            reply = await parts.agent(msg)
-            ending = self._ending_for(reply, parts)
+            if msg is not None:
+                await embed_attachments(msg)  # the files, not paths to them
+            self._unsaved_message = msg is not None and not continuation
+            if continuation:
+                reply = await parts.agent(None, continue_answer=True)
+            else:
+                reply = await parts.agent(msg)
+            ending = self._ending_for(reply, parts, msg, memory_size)
         except asyncio.CancelledError:
             ending = TurnInterrupted()
             raise
@@ -283,13 +376,25 @@ class ChatService:
             if ending is not None:
                 self._publish(ending)
 
-    def _ending_for(self, reply: Msg | None, parts: AgentParts) -> TurnEvent:
+    def _ending_for(
+        self, reply: Msg | None, parts: AgentParts, msg: Msg | None, memory_size: int
+    ) -> TurnEvent:
         metadata = getattr(reply, "metadata", None) or {}
         if metadata.get("_is_interrupted"):
             return TurnInterrupted(parts.usage.total)
-        return TurnFinished(parts.usage.total)
+        reason = metadata.get("finish_reason", "stop")
+        actions: tuple[str, ...] = ()
+        if reason is None:  # the stream ended without saying why: the answer is cut off
+            self._retry_point = (msg, memory_size)
+            actions = ("retry", "continue")
+        elif reason == "length":
+            actions = ("continue",)
+        self._can_continue = bool(actions)
+        if reply is not None:
+            self._conversation.set_actions(reply.id, actions)
+        return TurnFinished(parts.usage.total, reason)
 
-    def _failure(self, exc: Exception, msg: Msg, memory_size: int | None) -> TurnFailed:
+    def _failure(self, exc: Exception, msg: Msg | None, memory_size: int | None) -> TurnFailed:
         text, retryable = describe_error(exc, secret=self._secret())
         logger.warning("Turn failed: %s", text)
         if memory_size is not None:
@@ -323,13 +428,24 @@ class ChatService:
                 self._settings,
                 memory=self._memory,
                 permissions=self._permissions,
-                ask=self._ask_permission,
+                ask=self._ask if self._ask_permission is not None else None,
                 state=self.agent_state,
+                media_folders=self._media_folders,
+                mcp_servers=self._mcp_servers,
+            )
+            self._parts.agent.register_instance_hook(
+                "pre_reasoning", "save-sent-message", self._save_sent_message
             )
             self._memory = self._parts.agent.memory
             self._permissions = self._parts.permissions
         self._parts.agent.set_msg_queue_enabled(True, queue, copy=False)
         return self._parts
+
+    async def _save_sent_message(self, _agent: Any, _kwargs: dict[str, Any]) -> None:
+        """Before the turn's first request: the user's message is in memory; save it."""
+        if self._unsaved_message and self._request_saver is not None:
+            self._unsaved_message = False
+            await self._request_saver()
 
     async def _memory_size(self) -> int:
         return int(await self._memory.size())

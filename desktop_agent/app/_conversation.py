@@ -9,6 +9,7 @@ in ``desktop_agent.ui.chat`` is a thin adapter over these events.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -31,8 +32,14 @@ class ToolStatus(StrEnum):
     """The state of a tool call, derived from its result."""
 
     RUNNING = "running"
+    WAITING = "waiting"
+    """The user is being asked whether the call may run."""
     DONE = "done"
     ERROR = "error"
+    DENIED = "denied"
+    """The user (or the default policy) did not allow it."""
+    NOT_RUN = "not_run"
+    """It was never run (its arguments were cut off, or the turn failed first)."""
     INTERRUPTED = "interrupted"
 
 
@@ -47,6 +54,8 @@ class ConversationEntry:
         error_text: The error shown to the user (errors only).
         retryable: Whether the error bubble offers Retry.
         revision: Bumped on every change, so views can cache renders per revision.
+        actions: What the message offers under it, e.g. ``("retry", "continue")`` for
+            an answer that was cut off (only the latest answer offers anything).
     """
 
     kind: EntryKind
@@ -55,6 +64,7 @@ class ConversationEntry:
     error_text: str | None = None
     retryable: bool = False
     revision: int = 0
+    actions: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -107,6 +117,39 @@ def tool_output_text(output: Any) -> str:
     )
 
 
+def answer_ending(msg: Msg) -> str | None:
+    """How an assistant answer ended, when that needs saying under it.
+
+    ``"interrupted"`` (the user pressed Stop), ``"cut_off"`` (the stream ended without a
+    finish reason), ``"length"`` (the token limit), ``"content_filter"``, or ``None``.
+    """
+    metadata = msg.metadata or {}
+    if metadata.get("_is_interrupted"):
+        return "interrupted"
+    if "finish_reason" not in metadata:
+        return None
+    reason = metadata["finish_reason"]
+    if reason is None:
+        return "cut_off"
+    return str(reason) if reason in ("length", "content_filter") else None
+
+
+_ERROR_LABEL = re.compile(r"[A-Za-z]*Error\b")
+_NOT_RUN_PREFIX = "The tool call was not executed"
+
+
+def output_status(text: str) -> ToolStatus:
+    """The status a finished tool result's text says: denied, not run, error or done."""
+    stripped = text.lstrip()
+    if stripped.startswith("PermissionDenied"):
+        return ToolStatus.DENIED
+    if stripped.startswith(_NOT_RUN_PREFIX):
+        return ToolStatus.NOT_RUN
+    if _ERROR_LABEL.match(stripped):
+        return ToolStatus.ERROR
+    return ToolStatus.DONE
+
+
 def is_interrupted_output(text: str) -> bool:
     """Whether a tool result's text says the user interrupted the call."""
     stripped = text.strip()
@@ -138,6 +181,9 @@ class Conversation:
         self._tool_use_msg: dict[str, str] = {}
         self._tool_results: dict[str, tuple[dict[str, Any], str]] = {}
         self._turn_active = False
+        self._offering: str | None = None
+        self._tool_names: dict[str, str] = {}
+        self._waiting_call: str | None = None
 
     # -- observation -------------------------------------------------------------------
 
@@ -189,11 +235,14 @@ class Conversation:
     def tool_status(self, call_id: str) -> ToolStatus:
         """The status of tool call ``call_id``, derived from its result.
 
-        No result: running while the turn is active, otherwise interrupted. A result still
-        streaming: running. Otherwise interrupted, error (text starting "Error") or done.
+        No result: waiting while the user is asked about it, running while the turn is
+        active, otherwise interrupted. A result still streaming: running. Otherwise
+        interrupted, denied, not run, error (text starting "Error", "…Error") or done.
         """
         found = self._tool_results.get(call_id)
         if found is None:
+            if call_id == self._waiting_call:
+                return ToolStatus.WAITING
             return ToolStatus.RUNNING if self._turn_active else ToolStatus.INTERRUPTED
         block, msg_id = found
         text = tool_output_text(block.get("output"))
@@ -201,9 +250,28 @@ class Conversation:
             return ToolStatus.INTERRUPTED
         if msg_id in self._streaming:
             return ToolStatus.RUNNING
-        if text.lstrip().startswith("Error"):
-            return ToolStatus.ERROR
-        return ToolStatus.DONE
+        return output_status(text)
+
+    def set_waiting(self, tool_name: str | None) -> None:
+        """Mark the first unanswered call of ``tool_name`` as waiting for permission
+        (``None``: nothing waits any more); its row is refreshed."""
+        previous = self._waiting_call
+        self._waiting_call = None
+        if tool_name is not None:
+            self._waiting_call = next(
+                (
+                    call_id
+                    for call_id, name in self._tool_names.items()
+                    if name == tool_name and call_id not in self._tool_results
+                ),
+                None,
+            )
+        for call_id in {previous, self._waiting_call} - {None}:
+            msg_id = self._tool_use_msg.get(str(call_id))
+            row = self._rows.get(msg_id) if msg_id is not None else None
+            if row is not None:
+                self._entries[row].revision += 1
+                self._emit(Changed(row))
 
     # -- writing -----------------------------------------------------------------------
 
@@ -214,6 +282,9 @@ class Conversation:
         self._streaming = set()
         self._tool_use_msg = {}
         self._tool_results = {}
+        self._tool_names = {}
+        self._waiting_call = None
+        self._offering = None
         self._turn_active = False
         entries, rows = self._entries, self._rows
         message, new_entry, index_tools = EntryKind.MESSAGE, ConversationEntry, self._index_tools
@@ -274,6 +345,29 @@ class Conversation:
         self._emit(Inserted(row))
         return row
 
+    def set_actions(self, msg_id: str, actions: Sequence[str]) -> None:
+        """Offer ``actions`` under the message ``msg_id`` (and nothing under any other);
+        its row is refreshed either way (its metadata may say how it ended)."""
+        self.clear_actions()
+        row = self._rows.get(msg_id)
+        if row is None:
+            return
+        entry = self._entries[row]
+        entry.actions = tuple(actions)
+        self._offering = msg_id if actions else None
+        entry.revision += 1
+        self._emit(Changed(row))
+
+    def clear_actions(self) -> None:
+        """Withdraw the offered actions (a new turn starts)."""
+        offering, self._offering = self._offering, None
+        row = self._rows.get(offering) if offering is not None else None
+        if row is not None and self._entries[row].actions:
+            entry = self._entries[row]
+            entry.actions = ()
+            entry.revision += 1
+            self._emit(Changed(row))
+
     def remove_errors(self) -> None:
         """Remove every error bubble (e.g. before a retry)."""
         rows = [i for i, e in enumerate(self._entries) if e.kind is EntryKind.ERROR]
@@ -315,6 +409,7 @@ class Conversation:
             kind = block.get("type")
             if kind == "tool_use" and "id" in block:
                 self._tool_use_msg[block["id"]] = msg.id
+                self._tool_names[block["id"]] = str(block.get("name", ""))
             elif kind == "tool_result" and "id" in block:
                 self._tool_results[block["id"]] = (block, msg.id)
                 touched.append(block["id"])

@@ -76,7 +76,37 @@ class Provider:
 
 
 class ModelListError(Exception):
-    """``/v1/models`` could not be read; the message is meant for the user."""
+    """``/v1/models`` could not be read; the message is meant for the user.
+
+    Attributes:
+        status: The HTTP status the server answered with, if it answered.
+    """
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """What provider resolution found.
+
+    Attributes:
+        provider: The endpoint to use, or ``None``.
+        needs_key: Local servers that answered but refused without an API key (401/403).
+    """
+
+    provider: Provider | None
+    needs_key: tuple[LocalServer, ...] = ()
+
+    @property
+    def notes(self) -> list[str]:
+        """Sentences for the user, e.g. "LM Studio on port 1234 needs an API key." """
+        return [
+            f"{server.name} on port {server.port} needs an API key: enter it in Settings "
+            f"(base URL {server.base_url})."
+            for server in self.needs_key
+        ]
 
 
 async def resolve_provider(
@@ -94,12 +124,24 @@ async def resolve_provider(
         local_servers: The servers to probe (tests inject their own ports).
         timeout: Seconds each probe may take.
     """
+    found = await discover(settings, environ=environ, local_servers=local_servers, timeout=timeout)
+    return found.provider
+
+
+async def discover(
+    settings: Settings,
+    *,
+    environ: Mapping[str, str] | None = None,
+    local_servers: Sequence[LocalServer] = LOCAL_SERVERS,
+    timeout: float = PROBE_TIMEOUT,
+) -> Discovery:
+    """:func:`resolve_provider`, also reporting local servers that need an API key."""
     found = provider_from_settings(settings) or provider_from_environment(
         os.environ if environ is None else environ
     )
     if found is not None:
-        return found
-    return await probe_local_servers(local_servers, timeout=timeout)
+        return Discovery(found)
+    return await discover_local_servers(local_servers, timeout=timeout)
 
 
 def provider_from_settings(settings: Settings) -> Provider | None:
@@ -131,18 +173,29 @@ async def probe_local_servers(
     servers: Sequence[LocalServer] = LOCAL_SERVERS, *, timeout: float = PROBE_TIMEOUT
 ) -> Provider | None:
     """Ask every server for its models at once; the first in ``servers`` order that answers wins."""
+    return (await discover_local_servers(servers, timeout=timeout)).provider
+
+
+async def discover_local_servers(
+    servers: Sequence[LocalServer] = LOCAL_SERVERS, *, timeout: float = PROBE_TIMEOUT
+) -> Discovery:
+    """:func:`probe_local_servers`, also naming the servers that refused without a key."""
     if not servers:
-        return None
+        return Discovery(None)
     jobs = [functools.partial(_probe, server, timeout) for server in servers]
     try:
         results = await _in_threads(jobs, timeout + 1.0)
     except ModelListError:
-        return None
+        return Discovery(None)
+    locked = tuple(s for s, r in zip(servers, results, strict=True) if r is _NEEDS_KEY)
+    for server in locked:
+        logger.info("%s at %s needs an API key", server.name, server.base_url)
     for server, model in zip(servers, results, strict=True):
-        if model:
+        if model and model is not _NEEDS_KEY:
             logger.info("Found %s at %s (model %s)", server.name, server.base_url, model)
-            return Provider(server.name, server.base_url, model, SecretStr(""), "local")
-    return None
+            provider = Provider(server.name, server.base_url, model, SecretStr(""), "local")
+            return Discovery(provider, locked)
+    return Discovery(None, locked)
 
 
 async def fetch_model_ids(base_url: str, api_key: str = "", *, timeout: float = 5.0) -> list[str]:
@@ -155,11 +208,14 @@ async def fetch_model_ids(base_url: str, api_key: str = "", *, timeout: float = 
     return (await _in_threads([job], timeout + 1.0))[0]
 
 
+_NEEDS_KEY = "\x00needs-key"  # a probe result: the server answered 401/403
+
+
 def _probe(server: LocalServer, timeout: float) -> str | None:
     try:
         ids = _get_model_ids(server.base_url, "", timeout)
-    except ModelListError:
-        return None
+    except ModelListError as exc:
+        return _NEEDS_KEY if exc.status in (401, 403) else None
     return ids[0] if ids else None
 
 
@@ -183,7 +239,7 @@ def _get_model_ids(base_url: str, api_key: str, timeout: float) -> list[str]:
             document = json.loads(response.read(2_000_000))
     except urllib.error.HTTPError as exc:
         exc.close()  # it holds the response (and its socket) open
-        raise ModelListError(f"The server answered {exc.code} {exc.reason}.") from None
+        raise ModelListError(f"The server answered {exc.code} {exc.reason}.", exc.code) from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         raise ModelListError(f"The server could not be reached ({reason}).") from None

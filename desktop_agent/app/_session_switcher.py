@@ -7,7 +7,8 @@ It joins the chat service to the session library, without Qt:
 - the active session autosaves through an ``Autosaver``: each streamed chunk counts as a
   change (with the streaming reply passed as ``unfinished_reply``, since the agent adds a
   reply to its memory only when it is finished), each finished message and each turn's
-  end as an urgent one;
+  end as an urgent one; the message the user sent is saved (fsynced) before the request
+  leaves, so a kill while waiting for a slow model loses nothing;
 - opening a session loads it into a fresh :class:`AgentState` first: if that fails (a
   damaged file), the current chat is untouched; if it works, the current session is
   saved and closed and the chat service continues the loaded state;
@@ -66,14 +67,17 @@ class ActiveSessionChanged:
     Attributes:
         session_id: The session, or ``None`` for a new chat not saved yet.
         summary: Its row when it was opened, if known.
-        read_only: Another window has it open for writing: nothing is saved here.
+        read_only: Another window has it open for writing, or the data folder cannot be
+            written: nothing is saved here.
         model: The model it talked to when last saved (``""`` if unknown).
+        read_only_reason: Why it is read-only, a sentence for the user.
     """
 
     session_id: str | None
     summary: SessionSummary | None = None
     read_only: bool = False
     model: str = ""
+    read_only_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,7 @@ class SessionSwitcher:
         service.subscribe(self._on_turn_event)
         conversation.subscribe(self._on_conversation_event)
         service.set_session_saver(self.save_now)
+        service.set_request_saver(self.save_sent_message)
 
     # -- events ----------------------------------------------------------------------
 
@@ -242,7 +247,7 @@ class SessionSwitcher:
                 self.conversation.reset(messages)
             if loaded.unfinished_reply is not None:
                 self.conversation.add_error(INTERRUPTED_NOTE, False)
-            self._activate(session_id, loaded.summary, loaded.read_only)
+            self._activate(session_id, loaded.summary, loaded.read_only, loaded.read_only_reason)
             return loaded
 
     async def new_chat(self) -> None:
@@ -271,15 +276,20 @@ class SessionSwitcher:
             await self.library.close(session_id)
         self.active_id = self._active_state = None
 
-    def _activate(self, session_id: str | None, summary: Any, read_only: bool) -> None:
+    def _activate(
+        self, session_id: str | None, summary: Any, read_only: bool, reason: str = ""
+    ) -> None:
         self.active_id, self.read_only, self._save_failed = session_id, read_only, False
+        library = self.library
+        blobs = library.blobs_dir(session_id) if library and session_id else None
+        self.service.set_media_folder(blobs)
         self._active_state = self.service.agent_state if session_id is not None else None
         if session_id is not None and not read_only:
             self._autosaver = self._new_autosaver(session_id)
         if self.library is not None:
             self._spawn(self._remember(session_id), "session-remember-last")
         model = summary.model if summary is not None else ""
-        self._publish(ActiveSessionChanged(session_id, summary, read_only, model))
+        self._publish(ActiveSessionChanged(session_id, summary, read_only, model, reason))
 
     def _new_autosaver(self, session_id: str) -> Autosaver:
         from desktop_agent.app.library import Autosaver
@@ -363,6 +373,18 @@ class SessionSwitcher:
         """The deleted sessions, newest first."""
         return await (await self._library()).list_trash()
 
+    async def trashed_messages(self, session_id: str) -> list[Msg]:
+        """The messages of a deleted session, to show it read-only in the Trash.
+
+        Raises:
+            SessionError: It cannot be read (or is no longer in the trash).
+        """
+        parts = await (await self._library()).read_trashed(session_id)
+        state = AgentState(self.service.settings.system_prompt)
+        if "agent" in parts:
+            await asyncio.to_thread(state.load_state_dict, parts["agent"])
+        return await restored_messages(state, None)
+
     async def empty_trash(self) -> int:
         """Delete the trash for good; how many sessions it held."""
         return await (await self._library()).empty_trash()
@@ -374,6 +396,12 @@ class SessionSwitcher:
         if autosaver is not None:
             autosaver.message_finished()
             await autosaver.flush()
+
+    async def save_sent_message(self) -> None:
+        """Make the message just sent durable before its request leaves: wait until a new
+        chat's session exists, then save it (written and fsynced, or failed and reported)."""
+        await self._settled()
+        await self.save_now()
 
     # -- autosave --------------------------------------------------------------------
 

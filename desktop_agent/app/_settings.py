@@ -28,6 +28,7 @@ from pydantic import (
 
 from desktop_agent._logging import logger
 from desktop_agent.app._files import config_dir, write_private_file
+from desktop_agent.app._mcp_config import McpServerConfig
 
 SETTINGS_FILE = "settings.json"
 DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
@@ -61,8 +62,26 @@ class Settings(BaseModel):
     active_provider: str | None = None
     temperature: float = Field(default=0.7, ge=0.0, le=2.0)
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
-    theme: Literal["light", "dark"] = "light"
+    theme: Literal["light", "dark", "system"] = "light"  # system: follow the desktop
     allow_remote_images: bool = False
+    mcp_servers: list[McpServerConfig] = Field(default_factory=list)
+    """The MCP servers of the Tools page (``env``/``headers`` values are secrets)."""
+    mcp_start_at_launch: bool = False
+    """Start the enabled MCP servers with the app, not when a chat first needs them."""
+    stream_idle_timeout: float = Field(default=60.0, ge=0.1, le=3600.0)
+    """Seconds a streaming answer may stay silent before it counts as failed."""
+    working_folder: str = ""
+    """Where file tools resolve relative paths; empty means the home folder."""
+    plan_mode: bool = False
+    """Give the agent a plan notebook: for complex tasks the model makes a plan, follows it
+    step by step, and the chat shows it as a live checklist. Off by default: the 8 plan
+    tools and a planning hint go with every request (~2,000 tokens), which small local
+    models handle poorly."""
+
+    def resolved_working_folder(self) -> Path:
+        """``working_folder`` as an absolute path (the home folder when unset)."""
+        folder = self.working_folder.strip()
+        return Path(folder).expanduser().absolute() if folder else Path.home()
 
     def active_preset(self) -> ProviderPreset | None:
         """The preset named by ``active_provider`` (or the only one), if any."""

@@ -25,16 +25,34 @@ class TurnUsage:
 
 @dataclass(frozen=True)
 class TurnStarted:
-    """A turn began; ``retry`` is true when it re-runs a failed one."""
+    """A turn began; ``retry`` is true when it re-runs a failed one, ``continuation`` when
+    it asks the model to go on with its last (cut-off) answer."""
 
     retry: bool = False
+    continuation: bool = False
 
 
 @dataclass(frozen=True)
 class TurnFinished:
-    """The agent answered; ``usage`` is ``None`` when the server reported none."""
+    """The agent answered; ``usage`` is ``None`` when the server reported none.
+
+    ``finish_reason`` is why the model stopped its last answer: ``"stop"``, ``"length"``
+    (the token limit), ``"content_filter"``…, or ``None`` when the stream ended without
+    saying (the answer is cut off).
+    """
 
     usage: TurnUsage | None = None
+    finish_reason: str | None = "stop"
+
+    @property
+    def cut_off(self) -> bool:
+        """The answer ended without a finish reason: it is incomplete."""
+        return self.finish_reason is None
+
+    @property
+    def at_token_limit(self) -> bool:
+        """The model stopped at its output token limit."""
+        return self.finish_reason == "length"
 
 
 @dataclass(frozen=True)

@@ -199,13 +199,17 @@ def decode_config_text(text: str, source: str | None = None) -> Any:
     """Decode JSON text.
 
     Raises:
-        ContextConfigError: The text is not valid JSON; the fault gives line and column.
+        ContextConfigError: The text is not valid JSON (the fault gives line and column),
+            or nests too deeply to be decoded.
     """
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         message = f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         raise ContextConfigError([(JSON_PATH, message)], source) from exc
+    except RecursionError:  # "[[[[…" thousands deep: the decoder gives up
+        message = "the JSON nests too deeply to be read (thousands of levels)"
+        raise ContextConfigError([(JSON_PATH, message)], source) from None
 
 
 def read_config_file(path: Path) -> Any:

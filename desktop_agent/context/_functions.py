@@ -3,8 +3,10 @@
 A function may be sync or async and may take no argument or one :class:`BuildContext`;
 its signature is inspected once, when it is registered, so a build only awaits. Methods
 of an ``InputModule`` (sub)class become variables or importance functions by the
-:func:`context_variable` / :func:`importance_function` decorators, which keeps the
-engine's own API (``build_prompt``…) out of the variable namespace.
+:func:`context_variable` / :func:`importance_function` decorators. A public method a
+subclass defines is a variable of its name even without the decorator (seed 002:
+``def function_name_1(self)`` serves ``function_name_1``); the engine's own API
+(``build_prompt``…) is never a variable.
 """
 
 from __future__ import annotations
@@ -164,6 +166,32 @@ def marked_methods(instance: object, kind: FunctionKind) -> dict[str, ContextFun
         attribute = getattr(type(instance), name, None)
         if getattr(attribute, _KIND_ATTRIBUTE, None) == kind:
             found[name] = make_function(name, getattr(instance, name), kind)
+    return found
+
+
+def subclass_methods(instance: object, base: type) -> dict[str, ContextFunction]:
+    """The public methods that subclasses of ``base`` define, as variables of their names.
+
+    Left out: ``base``'s own names (its API; its decorated variables are found by
+    :func:`marked_methods`), methods marked as importance functions, static/class
+    methods and properties, and methods a variable cannot be (more than one argument).
+    """
+    api = {
+        name for name in dir(base) if getattr(getattr(base, name), _KIND_ATTRIBUTE, None) is None
+    }
+    found: dict[str, ContextFunction] = {}
+    for cls in reversed(type(instance).__mro__):
+        if cls is base or not issubclass(cls, base):
+            continue
+        for name, attribute in vars(cls).items():
+            if name.startswith("_") or name in api or not inspect.isfunction(attribute):
+                continue
+            if getattr(attribute, _KIND_ATTRIBUTE, None) == "importance function":
+                continue
+            try:
+                found[name] = make_function(name, getattr(instance, name), "variable")
+            except TypeError:  # e.g. a helper taking two arguments: not a variable
+                found.pop(name, None)
     return found
 
 

@@ -6,8 +6,10 @@ template renders to one text (:meth:`InputModule.build_prompt`) or to the chat m
 ``ReActAgent`` sends (:meth:`InputModule.build_messages`).
 
 Variables resolve, first match wins, from: the values passed to the build, functions
-registered with :meth:`InputModule.register_variable`, then ``InputModule`` methods marked
-with :func:`context_variable` (the built-ins). A function that raises leaves its module
+registered with :meth:`InputModule.register_variable`, then ``InputModule`` methods: those
+marked with :func:`context_variable` (the built-ins) and any public method a subclass
+defines (no decorator needed; the decorator adds a description for the editor, and the
+engine's own API names are never variables). A function that raises leaves its module
 out, records the error in :attr:`InputModule.last_build_report`, and the build goes on.
 
 **Where the conversation goes.** The conversation (``memory.get_memory()``, or the
@@ -75,6 +77,7 @@ from desktop_agent.context._functions import (
     importance_function,
     make_function,
     marked_methods,
+    subclass_methods,
 )
 from desktop_agent.context._relevance import shares_meaningful_words
 from desktop_agent.context._render import (
@@ -136,7 +139,10 @@ class InputModule(StateModule):
         """
         super().__init__()
         self.token_counter: Callable[[str], int] = token_counter or estimate_tokens
-        self._method_variables = marked_methods(self, "variable")
+        self._method_variables = {
+            **subclass_methods(self, InputModule),
+            **marked_methods(self, "variable"),
+        }
         self._method_importance = marked_methods(self, "importance function")
         self._variables: dict[str, ContextFunction] = {}
         self._importance: dict[str, ContextFunction] = {}

@@ -4,6 +4,14 @@ Local files are read and inlined as base64 (the server cannot read our disk); we
 of images are passed through, web URLs of audio are downloaded (the API only takes
 inline audio) with the standard library in a worker thread, so the event loop never
 blocks. A local image without a known extension is recognised by its first bytes.
+
+That is AgentScope's behaviour, for any source in any message. An application whose
+messages may come from a file it did not write (a session file) sets a
+:class:`MediaPolicy` on its formatter: local files are then read only inside the folders
+it names (the session's blob folder, where attachments are copied) or, for a user
+message, at an absolute path without ``..`` (the attachments of sessions saved before
+attachments were copied); remote audio is never downloaded. A refused or missing file
+becomes a short text note to the model instead of an error, so the turn goes on.
 """
 
 from __future__ import annotations
@@ -11,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -51,6 +61,60 @@ def sniff_image_type(head: bytes) -> str | None:
         if brand in (b"heic", b"heix", b"mif1", b"msf1"):
             return "image/heic"
     return None
+
+
+@dataclass
+class MediaPolicy:
+    """Which local files and remote media a formatter may read for a request.
+
+    Attributes:
+        folders: Local files are read inside these folders (symlinks followed); a
+            reference that leaves them (``..``, a symlink) is refused.
+        legacy_user_paths: Also read absolute paths (no ``..``) in user messages.
+        download_audio: Download remote audio URLs (the API only takes inline audio).
+    """
+
+    folders: list[Path] = field(default_factory=list)
+    legacy_user_paths: bool = True
+    download_audio: bool = False
+
+    def refusal(self, source: dict[str, Any], role: str, kind: str) -> str | None:
+        """Why ``source`` is not sent (a note for the model), or ``None`` to send it."""
+        if source.get("type") != "url":
+            return None
+        url = str(source.get("url", ""))
+        name = _display_name(url)
+        if _is_web_url(url):
+            if kind == "audio" and not self.download_audio:
+                return f"[Audio {name} not sent: remote audio is not downloaded.]"
+            return None
+        path = _local_path(url)
+        if not self._allowed(path, role):
+            return f"[{kind.capitalize()} {name} not sent: it is not a file attached in this app.]"
+        if not os.path.isfile(path):
+            return f"[{kind.capitalize()} {name} not sent: the file was moved or deleted.]"
+        return None
+
+    def _allowed(self, path: str, role: str) -> bool:
+        if ".." in Path(path).parts:
+            return False
+        real = os.path.realpath(path)
+        if any(_inside(real, folder) for folder in self.folders):
+            return True
+        if not (self.legacy_user_paths and role == "user" and os.path.isabs(path)):
+            return False
+        # A reference into a blob folder must stay inside the session's own.
+        return not any(part.endswith(".blobs") for part in Path(path).parts)
+
+
+def _inside(real: str, folder: Path) -> bool:
+    root = os.path.realpath(folder)
+    return real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _display_name(url: str) -> str:
+    tail = urlparse(url).path if _is_web_url(url) else _local_path(url)
+    return repr(os.path.basename(tail.rstrip("/\\")) or url[:80])
 
 
 def _local_path(url: str) -> str:

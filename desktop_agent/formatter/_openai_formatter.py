@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from desktop_agent._logging import logger
-from desktop_agent.formatter._media import image_url, input_audio
+from desktop_agent.formatter._media import MediaPolicy, image_url, input_audio
 from desktop_agent.formatter._token_counter import TokenCounterBase
 from desktop_agent.formatter._truncated_formatter_base import TruncatedFormatterBase
 from desktop_agent.message import Msg
@@ -43,6 +43,8 @@ class OpenAIChatFormatter(TruncatedFormatterBase):
     ) -> None:
         super().__init__(token_counter=token_counter, max_tokens=max_tokens)
         self.promote_tool_result_images = promote_tool_result_images
+        self.media_policy: MediaPolicy | None = None
+        """Which local files and remote audio may be read (``None``: any, as AgentScope)."""
 
     async def _format(self, msgs: list[Msg]) -> list[dict[str, Any]]:
         """Each ``Msg`` in order, with no special handling of the system message."""
@@ -70,16 +72,22 @@ class OpenAIChatFormatter(TruncatedFormatterBase):
             elif block_type == "tool_result":
                 formatted.append(self._tool_message(block, promoted))
             elif block_type == "image":
-                content.append(await _image_part(block))
+                content.append(await _image_part(block, self.media_policy, msg.role))
             elif block_type == "audio":
                 if msg.role != "assistant":
-                    content.append(await _audio_part(block))
-            else:
+                    content.append(await _audio_part(block, self.media_policy, msg.role))
+            elif block_type != "thinking":  # reasoning is never sent back: no warning
                 logger.warning("Unsupported block type %s in the message, skipped.", block_type)
         message: dict[str, Any] = {"role": msg.role, "name": msg.name, "content": content or None}
         if tool_calls:
             message["tool_calls"] = tool_calls
         if content or tool_calls:
+            formatted.append(message)
+        elif msg.role == "assistant" and not msg.has_content_blocks("tool_result"):
+            # A reply with nothing to send (only thinking, or stopped before its first
+            # word) still takes its turn: two user messages in a row are rejected by chat
+            # templates that require alternating roles.
+            message["content"] = ""
             formatted.append(message)
         return promoted
 
@@ -138,7 +146,7 @@ class OpenAIMultiAgentFormatter(TruncatedFormatterBase):
                 elif block_type == "audio":
                     if msg.role != "assistant":
                         media.append(await _audio_part(block))
-                else:
+                elif block_type != "thinking":
                     logger.warning("Unsupported block type %s in the message, skipped.", block_type)
         content: list[dict[str, Any]] = []
         if lines:
@@ -160,11 +168,21 @@ def _tool_call(block: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def _image_part(block: dict[str, Any]) -> dict[str, Any]:
+async def _image_part(
+    block: dict[str, Any], policy: MediaPolicy | None = None, role: str = "user"
+) -> dict[str, Any]:
+    refusal = policy.refusal(block["source"], role, "image") if policy else None
+    if refusal is not None:
+        return {"type": "text", "text": refusal}
     return {"type": "image_url", "image_url": {"url": await image_url(block["source"])}}
 
 
-async def _audio_part(block: dict[str, Any]) -> dict[str, Any]:
+async def _audio_part(
+    block: dict[str, Any], policy: MediaPolicy | None = None, role: str = "user"
+) -> dict[str, Any]:
+    refusal = policy.refusal(block["source"], role, "audio") if policy else None
+    if refusal is not None:
+        return {"type": "text", "text": refusal}
     return {"type": "input_audio", "input_audio": await input_audio(block["source"])}
 
 

@@ -1,34 +1,28 @@
-"""Token counting for truncation: a base class and an offline estimator.
+"""Token counting for truncation: the offline estimator the app uses.
 
-:class:`CharTokenCounter` is an *estimate*, not a tokenizer: about one token per four
-bytes of UTF-8 text (four ASCII characters, a little over one CJK character), plus a
-fixed overhead per message, and fixed costs for images and audio. It needs no network
-or model files, which is what a desktop app deciding what to drop from a long history
-needs; pass ``TruncatedFormatterBase(max_tokens=...)`` a margin below the real window.
+:class:`EstimatingTokenCounter` is an *estimate*, not a tokenizer: about one token per
+four bytes of UTF-8 text (four ASCII characters, a little over one CJK character), plus a
+fixed overhead per message, and fixed costs for images and audio. It needs no network or
+model files, which is what a desktop app deciding what to drop from a long history needs;
+pass ``TruncatedFormatterBase(max_tokens=...)`` a margin below the real window.
+
+Before issue 18 this class was called ``CharTokenCounter``. That name now belongs to
+AgentScope's character counter in :mod:`desktop_agent.token` (re-exported here), which
+counts characters, 4-9x more than this estimate for the same messages.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from abc import ABC, abstractmethod
 from typing import Any
 
+from desktop_agent.token import CharTokenCounter, TokenCounterBase
 
-class TokenCounterBase(ABC):
-    """Counts the tokens of formatted (API-ready) messages."""
-
-    @abstractmethod
-    async def count(
-        self,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None = None,
-        **kwargs: Any,
-    ) -> int:
-        """The number of tokens ``messages`` (and ``tools``) take."""
+__all__ = ["CharTokenCounter", "EstimatingTokenCounter", "TokenCounterBase"]
 
 
-class CharTokenCounter(TokenCounterBase):
+class EstimatingTokenCounter(TokenCounterBase):
     """Estimates tokens from text size; see the module docstring.
 
     Args:

@@ -27,7 +27,13 @@ class ChatUsage(DictMixin):
 
 @dataclass
 class ChatResponse(DictMixin):
-    """One (possibly partial, cumulative) answer of a chat model."""
+    """One (possibly partial, cumulative) answer of a chat model.
+
+    ``finish_reason`` (not in AgentScope) says why the model stopped: ``"stop"``,
+    ``"length"`` (the output token limit), ``"tool_calls"``, ``"content_filter"``, or
+    ``None`` — still streaming, or a stream that ended without saying (the connection was
+    closed early: the answer is incomplete).
+    """
 
     content: Sequence[TextBlock | ToolUseBlock | ThinkingBlock | AudioBlock]
     id: str = field(default_factory=timestamp_id)
@@ -35,6 +41,7 @@ class ChatResponse(DictMixin):
     type: Literal["chat"] = field(default="chat")
     usage: ChatUsage | None = field(default=None)
     metadata: dict[str, Any] | None = field(default=None)
+    finish_reason: str | None = field(default=None)
 
 
 def _drop_class_defaults(cls: type) -> None:

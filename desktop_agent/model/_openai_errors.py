@@ -6,6 +6,7 @@ it inside :func:`translate_openai_error`, which runs after a client already exis
 
 from __future__ import annotations
 
+import re
 import socket
 from typing import Any
 
@@ -23,7 +24,11 @@ _MAX_SERVER_MESSAGE = 500
 
 
 def translate_openai_error(
-    exc: BaseException, *, base_url: str, mid_stream: bool = False
+    exc: BaseException,
+    *,
+    base_url: str,
+    mid_stream: bool = False,
+    read_timeout: float | None = None,
 ) -> ModelError:
     """The :class:`ModelError` that describes ``exc`` to a user.
 
@@ -31,10 +36,17 @@ def translate_openai_error(
         exc: An exception raised by the ``openai`` SDK.
         base_url: The server the request went to, named in connection errors.
         mid_stream: Whether the error happened while reading a streamed answer.
+        read_timeout: The client's read timeout (seconds without a byte), if known.
     """
     import openai
 
     if isinstance(exc, openai.APITimeoutError):
+        if mid_stream:
+            silent = f" for {read_timeout:g} s" if read_timeout else ""
+            return ModelConnectionError(
+                f"The model server at {base_url} did not answer in time: it sent nothing"
+                f"{silent} while streaming, so the answer is incomplete."
+            )
         return ModelConnectionError(
             f"The model server at {base_url} did not answer in time (request timed out)."
         )
@@ -87,7 +99,7 @@ def _cause_chain(exc: BaseException) -> list[BaseException]:
 
 def _status_error(status: int, body: Any, *, headers: Any, base_url: str) -> ModelAPIError:
     server_message = _server_message(body)
-    detail = f": {server_message}" if server_message else "."
+    detail = f": {_sentence(server_message)}" if server_message else "."
     if status in (401, 403):
         hint = (
             "Check the API key in the provider settings."
@@ -100,10 +112,10 @@ def _status_error(status: int, body: Any, *, headers: Any, base_url: str) -> Mod
             body=body,
             server_message=server_message,
         )
-    if status == 404:
+    if status == 404 or (status == 400 and says_model_missing(body, server_message)):
         return ModelNotFoundError(
-            f"The model server answered 404 Not Found{detail} "
-            f"Check the model name and the base URL ({base_url}).",
+            f"The model server does not know this model (HTTP {status}){detail} "
+            f"Pick another model in Settings, or check the base URL ({base_url}).",
             status_code=status,
             body=body,
             server_message=server_message,
@@ -123,6 +135,30 @@ def _status_error(status: int, body: Any, *, headers: Any, base_url: str) -> Mod
     else:
         message = f"The model server rejected the request (HTTP {status}){detail}"
     return ModelAPIError(message, status_code=status, body=body, server_message=server_message)
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending with a full stop (servers often leave it out: "Rate limit exceeded"),
+    so that the hint after it reads as a sentence of its own."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "。")) else f"{text}."
+
+
+_MODEL_MISSING = re.compile(
+    r"model\b.{0,120}\b(does not exist|not found|not exist|is not available|unknown)"
+    r"|invalid model|unknown model|no such model|model_not_found|model not found",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def says_model_missing(body: Any, server_message: str | None) -> bool:
+    """Whether an HTTP 400 means "no such model" (LiteLLM, vLLM and others answer 400,
+    not 404): its ``code`` or its message says so."""
+    inner = body.get("error", body) if isinstance(body, dict) else None
+    code = str(inner.get("code") or "") if isinstance(inner, dict) else ""
+    if code == "model_not_found":
+        return True
+    return bool(server_message and _MODEL_MISSING.search(server_message))
 
 
 def _stream_error_event(exc: Any) -> ModelAPIError:

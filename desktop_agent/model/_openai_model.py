@@ -25,6 +25,14 @@ from desktop_agent.model._model_response import ChatResponse
 from desktop_agent.model._openai_errors import translate_openai_error
 from desktop_agent.model._openai_response import parse_completion
 from desktop_agent.model._openai_stream import Pacer, StreamAccumulator, unreadable_stream
+from desktop_agent.model._response_checks import (
+    UNUSABLE_CHUNK_ERRORS,
+    check_chunk,
+    check_event_stream,
+    empty_stream,
+    mask_secret,
+    unusable_chunk,
+)
 from desktop_agent.model._structured_output import StructuredOutput
 
 if TYPE_CHECKING:
@@ -180,8 +188,16 @@ class OpenAIChatModel(ChatModelBase):
         return f"audio/{fmt or 'mp3'}"
 
     def translate(self, exc: BaseException, *, mid_stream: bool = False) -> Exception:
-        """The :class:`ModelError` for an SDK exception."""
-        return translate_openai_error(exc, base_url=self.base_url, mid_stream=mid_stream)
+        """The :class:`ModelError` for an SDK exception (the API key masked in its text)."""
+        error = translate_openai_error(
+            exc, base_url=self.base_url, mid_stream=mid_stream, read_timeout=self._read_timeout()
+        )
+        return mask_secret(error, getattr(self.client, "api_key", None))
+
+    def _read_timeout(self) -> float | None:
+        timeout = getattr(self.client, "timeout", None)
+        value = getattr(timeout, "read", timeout)
+        return float(value) if isinstance(value, int | float) else None
 
     async def _create(
         self, request: dict[str, Any], started: float
@@ -199,6 +215,11 @@ class OpenAIChatModel(ChatModelBase):
                 stream_tool_parsing=self.stream_tool_parsing,
                 audio_media_type=media_type,
             )
+            try:
+                await check_event_stream(response, self.base_url)
+            except BaseException:
+                await response.close()
+                raise
             return self.stream_responses(response, accumulator)
         return parse_completion(response, started=started, audio_media_type=media_type)
 
@@ -209,12 +230,20 @@ class OpenAIChatModel(ChatModelBase):
         import openai
 
         pacer = Pacer()
+        received = False
         try:
             async for chunk in stream:
-                if accumulator.feed(chunk):
+                received = True
+                try:
+                    fed = accumulator.feed(check_chunk(chunk))
+                except UNUSABLE_CHUNK_ERRORS as exc:
+                    raise unusable_chunk(exc) from exc
+                if fed:
                     yield accumulator.response()
                 if pacer.due():
                     await asyncio.sleep(0)
+            if not received:
+                raise empty_stream(self.base_url)
             final = accumulator.finish()
             if final is not None:
                 yield final
@@ -222,6 +251,8 @@ class OpenAIChatModel(ChatModelBase):
             raise self.translate(exc, mid_stream=True) from exc
         except json.JSONDecodeError as exc:  # an SSE event that is not JSON
             raise unreadable_stream(exc) from exc
+        except (UnicodeDecodeError, RecursionError) as exc:
+            raise unusable_chunk(exc) from exc
         finally:
             await stream.close()
 

@@ -18,13 +18,19 @@ def parse_completion(response: Any, *, started: float, audio_media_type: str) ->
         audio_media_type: Media type of returned audio, e.g. ``"audio/mp3"``.
     """
     blocks: list[Any] = []
+    finish_reason: str | None = None
     choices = field(response, "choices") or []
     if choices:
         message = field(choices[0], "message")
         if message is not None:
             blocks = _message_blocks(message, audio_media_type)
+        finish_reason = field(choices[0], "finish_reason") or None
     raw_usage = field(response, "usage")
-    result = ChatResponse(content=blocks, usage=usage_of(raw_usage, started) if raw_usage else None)
+    result = ChatResponse(
+        content=blocks,
+        usage=usage_of(raw_usage, started) if raw_usage else None,
+        finish_reason=finish_reason,
+    )
     response_id = field(response, "id")
     if response_id:
         result.id = response_id

@@ -105,6 +105,7 @@ class StreamAccumulator:
         self.tool_calls: dict[int, StreamedToolCall] = {}
         self.usage: ChatUsage | None = None
         self.metadata: dict[str, Any] | None = None
+        self.finish_reason: str | None = None
         self.content: list[Any] = []
         self._first_chunk = True
 
@@ -121,9 +122,12 @@ class StreamAccumulator:
         delta = getattr(choice, "delta", None)
         if delta is not None:
             self._take_delta(delta)
-        if getattr(choice, "finish_reason", None) and self.stream_tool_parsing:
-            for call in self.tool_calls.values():
-                call.finish()
+        finish_reason = getattr(choice, "finish_reason", None)
+        if finish_reason:
+            self.finish_reason = str(finish_reason)
+            if self.stream_tool_parsing:
+                for call in self.tool_calls.values():
+                    call.finish()
         self.content = self._blocks()
         return bool(self.content)
 
@@ -201,6 +205,7 @@ class StreamAccumulator:
             created_at=self.created_at,
             usage=self.usage,
             metadata=self.metadata,
+            finish_reason=self.finish_reason,
         )
 
     def finish(self) -> ChatResponse | None:

@@ -5,8 +5,11 @@ the validated object's ``model_dump()`` becomes the response ``metadata``. Many
 compatible servers reject ``response_format`` or answer with something that does not
 validate: then the model falls back *permanently* (``_structured_output_fallback``) to
 a forced call of a ``generate_structured_output`` tool whose parameters are the model's
-JSON schema, and ``metadata`` is that call's arguments (the tool-use block stays in
-``content``). If the server rejects the forced ``tool_choice``, ``"auto"`` is used.
+JSON schema without pydantic's ``title`` keys, and ``metadata`` is the arguments of the
+tool call the server returned, whatever its name (the tool-use block stays in
+``content``). If the server rejects the forced ``tool_choice`` — with an HTTP 400, or with
+an error event as the first read of the stream — the request is sent once more with
+``tool_choice="auto"``.
 
 When a native stream fails validation only at its end, the fallback request streams
 from the start again: consumers see the cumulative content restart.
@@ -20,7 +23,7 @@ from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any, cast
 
 from desktop_agent._logging import logger
-from desktop_agent.model._exceptions import ModelAPIError
+from desktop_agent.model._exceptions import ModelAPIError, ModelRateLimitError
 from desktop_agent.model._model_response import ChatResponse
 from desktop_agent.model._openai_response import parse_completion
 from desktop_agent.model._openai_stream import Pacer, StreamAccumulator, unreadable_stream
@@ -152,16 +155,34 @@ class StructuredOutput:
         request = {**request, "tools": [self._tool_schema()]}
         request["tool_choice"] = {"type": "function", "function": {"name": STRUCTURED_OUTPUT_TOOL}}
         try:
-            result = await self.model._create(request, started)
+            result = await self._create_and_read_first(request, started)
         except ModelAPIError as exc:
-            if exc.status_code != 400:
+            if not _may_reject_tool_choice(exc):
                 raise
+            logger.info("The server rejected the forced tool_choice (%s); retrying with auto.", exc)
             request["tool_choice"] = "auto"
-            result = await self.model._create(request, started)
+            result = await self._create_and_read_first(request, started)
         if isinstance(result, ChatResponse):
             result.metadata = _tool_arguments(result.content)
             return result
         return _with_tool_metadata(result)
+
+    async def _create_and_read_first(
+        self, request: dict[str, Any], started: float
+    ) -> ChatResponse | AsyncGenerator[ChatResponse, None]:
+        """``_create``, and for a stream its first response read already, so that an error
+        event the server sends instead of an answer is raised here."""
+        result = await self.model._create(request, started)
+        if isinstance(result, ChatResponse):
+            return result
+        try:
+            first = await anext(result)
+        except StopAsyncIteration:
+            return _replay(None, result)
+        except BaseException:
+            await result.aclose()
+            raise
+        return _replay(first, result)
 
     def _tool_schema(self) -> dict[str, Any]:
         return {
@@ -169,14 +190,58 @@ class StructuredOutput:
             "function": {
                 "name": STRUCTURED_OUTPUT_TOOL,
                 "description": "Generate the required structured output with this function.",
-                "parameters": self.structured_model.model_json_schema(),
+                "parameters": _without_titles(self.structured_model.model_json_schema()),
             },
         }
 
 
+def _may_reject_tool_choice(exc: ModelAPIError) -> bool:
+    """An HTTP 400, or an error event in place of the stream's first chunk."""
+    if isinstance(exc, ModelRateLimitError):
+        return False
+    return exc.status_code in (400, None)
+
+
+async def _replay(
+    first: ChatResponse | None, rest: AsyncGenerator[ChatResponse, None]
+) -> AsyncGenerator[ChatResponse, None]:
+    try:
+        if first is not None:
+            yield first
+        async for response in rest:
+            yield response
+    finally:
+        await rest.aclose()
+
+
+_SCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_NODES = ("items", "additionalProperties", "not", "contains")
+
+
+def _without_titles(schema: Any) -> Any:
+    """``schema`` with pydantic's ``title`` keys removed at every level (a *property*
+    named ``title`` stays). Same rule as the toolkit's schemas, which this package may
+    not import (independent layers)."""
+    if not isinstance(schema, dict):
+        return schema
+    cleaned = {key: value for key, value in schema.items() if key != "title"}
+    for key in _SCHEMA_MAPS:
+        if isinstance(cleaned.get(key), dict):
+            cleaned[key] = {name: _without_titles(sub) for name, sub in cleaned[key].items()}
+    for key in _SCHEMA_LISTS:
+        if isinstance(cleaned.get(key), list):
+            cleaned[key] = [_without_titles(sub) for sub in cleaned[key]]
+    for key in _SCHEMA_NODES:
+        if isinstance(cleaned.get(key), dict):
+            cleaned[key] = _without_titles(cleaned[key])
+    return cleaned
+
+
 def _tool_arguments(content: Any) -> dict[str, Any] | None:
+    """The arguments of the (first) tool call in ``content``, whatever its name."""
     for block in content:
-        if block.get("type") == "tool_use" and block.get("name") == STRUCTURED_OUTPUT_TOOL:
+        if block.get("type") == "tool_use":
             return dict(block.get("input") or {})
     return None
 

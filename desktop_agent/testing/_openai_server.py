@@ -26,7 +26,7 @@ from typing import Any
 from desktop_agent._logging import logger
 from desktop_agent.testing._http import BadRequest, Connection, HTTPRequest
 from desktop_agent.testing._scripted_reply import ScriptedReply
-from desktop_agent.testing._sending import send_error, send_json, send_stream
+from desktop_agent.testing._sending import send_body, send_error, send_json, send_stream
 from desktop_agent.testing._waitable_log import WaitableLog
 from desktop_agent.testing._wire import CompletionEncoder, error_body, last_user_text
 
@@ -417,6 +417,9 @@ class OpenAICompatServer:
         reply = self._next_reply(request)
         if reply.response_delay:
             await asyncio.sleep(reply.response_delay)
+        if reply.body is not None:
+            await send_body(connection, reply)
+            return True
         if reply.status >= 400:
             await send_error(connection, reply)
             return True

@@ -107,8 +107,18 @@ class ScriptedReply:
         headers: Extra response headers (e.g. ``{"retry-after": "2"}``).
         stream: Force a streamed (``True``) or JSON (``False``) answer; default as asked.
         raw_events: Exact SSE payloads to stream instead of the generated ones (dicts
-            are JSON-encoded, strings sent as is), followed by ``[DONE]`` if ``send_done``.
+            are JSON-encoded, strings and bytes sent as is), followed by ``[DONE]`` if
+            ``send_done``.
         send_done: Whether a stream ends with ``data: [DONE]``.
+        send_finish: Whether a stream sends its finish chunk (and usage chunk). With
+            ``send_done=False`` the stream just ends cleanly mid-answer, as when a proxy
+            closes it early: no finish reason, no ``[DONE]``, no transport error.
+        stall_after_chunks: After this many events send nothing more but keep the
+            socket open (a server that hangs mid-stream) until the client hangs up.
+        body: Exact response bytes (a ``str`` is UTF-8 encoded) sent with ``status`` and
+            ``content_type`` instead of a completion: an HTML page, plain JSON, an empty
+            body (``b""``) or bytes that are not UTF-8.
+        content_type: The ``content-type`` of ``body`` (default ``text/html``).
     """
 
     text: str | Sequence[str] = ""
@@ -131,8 +141,12 @@ class ScriptedReply:
     error_body: Any = None
     headers: Mapping[str, str] = field(default_factory=dict)
     stream: bool | None = None
-    raw_events: Sequence[Mapping[str, Any] | str] | None = None
+    raw_events: Sequence[Mapping[str, Any] | str | bytes] | None = None
     send_done: bool = True
+    send_finish: bool = True
+    stall_after_chunks: int | None = None
+    body: bytes | str | None = None
+    content_type: str = "text/html; charset=utf-8"
 
     def __post_init__(self) -> None:
         if self.chunk_size < 1:
@@ -172,6 +186,37 @@ class ScriptedReply:
         }
         return cls(
             status=status, error_body=body, headers=all_headers, response_delay=response_delay
+        )
+
+    @classmethod
+    def model_not_found(
+        cls, model: str = "no-such-model", *, style: str = "litellm"
+    ) -> ScriptedReply:
+        """The HTTP 400 a proxy answers for an unknown model.
+
+        Args:
+            model: The model name the message quotes.
+            style: ``"litellm"`` (a LiteLLM proxy: ``{"error": {...}}``, ``code "400"``) or
+                ``"vllm"`` (vLLM: a top-level ``{"object": "error", ...}`` body).
+        """
+        if style == "vllm":
+            body: dict[str, Any] = {
+                "object": "error",
+                "message": f"The model `{model}` does not exist.",
+                "type": "NotFoundError",
+                "param": None,
+                "code": 400,
+            }
+            return cls(status=400, body=json.dumps(body), content_type="application/json")
+        if style != "litellm":
+            raise ValueError(f"Unknown style {style!r}: use 'litellm' or 'vllm'.")
+        message = (
+            f"/chat/completions: Invalid model name passed in model={model}. "
+            "Call `/v1/models` to view available models for your key."
+        )
+        return cls(
+            status=400,
+            error_body={"message": message, "type": "None", "param": "None", "code": "400"},
         )
 
     @classmethod

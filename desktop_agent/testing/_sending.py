@@ -43,6 +43,18 @@ async def send_json(
     await connection.drain()
 
 
+async def send_body(connection: Connection, reply: ScriptedReply) -> None:
+    """``reply.body`` exactly, with its status and content type (not a completion)."""
+    body = reply.body or b""
+    data = body.encode() if isinstance(body, str) else body
+    headers = _base_headers(reply.content_type)
+    headers.append(("content-length", str(len(data))))
+    headers += list(reply.headers.items())
+    connection.write_head(reply.status, headers)
+    connection.writer.write(data)
+    await connection.drain()
+
+
 async def send_error(connection: Connection, reply: ScriptedReply) -> None:
     body = reply.error_body
     if body is None:
@@ -65,6 +77,8 @@ async def send_stream(connection: Connection, encoder: CompletionEncoder, usage:
         await _send_paced(connection, events, reply.chunk_delay)
     else:
         await _send_batched(connection, events)
+    if reply.stall_after_chunks is not None:
+        await asyncio.Event().wait()  # until the client hangs up or the server stops
     if reply.drop_after_chunks is not None:
         return False
     connection.end_chunked()
@@ -75,6 +89,8 @@ async def send_stream(connection: Connection, encoder: CompletionEncoder, usage:
 def _limited(encoder: CompletionEncoder, usage: bool) -> Iterator[bytes]:
     reply = encoder.reply
     limit = reply.drop_after_chunks
+    if reply.stall_after_chunks is not None:
+        limit = reply.stall_after_chunks if limit is None else min(limit, reply.stall_after_chunks)
     if reply.error_after_chunks is not None:
         limit = reply.error_after_chunks if limit is None else min(limit, reply.error_after_chunks)
     for count, event in enumerate(encoder.events(usage)):

@@ -33,7 +33,9 @@ def joined(value: str | Sequence[str]) -> str:
 
 
 def sse(payload: Any) -> bytes:
-    """One SSE event; a str payload is sent as is."""
+    """One SSE event; a str or bytes payload is sent as is."""
+    if isinstance(payload, bytes):
+        return b"data: " + payload + b"\n\n"
     data = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
     return b"data: " + data.encode() + b"\n\n"
 
@@ -91,10 +93,11 @@ class CompletionEncoder:
                 yield self._delta({"content": piece})
             yield from self._audio_events()
             yield from self._tool_call_events()
-            yield self._delta({}, reply.resolved_finish_reason())
-            usage = self.usage() if include_usage else None
-            if usage is not None:
-                yield sse(self._usage_chunk(usage))
+            if reply.send_finish:
+                yield self._delta({}, reply.resolved_finish_reason())
+                usage = self.usage() if include_usage else None
+                if usage is not None:
+                    yield sse(self._usage_chunk(usage))
         if reply.send_done:
             yield DONE_EVENT
 

@@ -125,6 +125,40 @@ def wrap_result(
     return single(text_response(f"Error: {message}"))
 
 
+def arguments_mismatch(func: Callable[..., Any], kwargs: dict[str, Any]) -> str | None:
+    """Why ``func(**kwargs)`` cannot be called (a sentence for the model), or ``None``.
+
+    A model may send arguments that do not fit the signature (a missing required one, an
+    unknown name); the call is then not made at all, instead of failing inside the tool.
+    """
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):  # a builtin without a signature: let the call decide
+        return None
+    try:
+        signature.bind(**kwargs)
+    except TypeError as exc:
+        params = signature.parameters
+        problems = [f"missing the required argument {n!r}" for n in _missing(params, kwargs)]
+        if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            named = {n for n, p in params.items() if p.kind in _NAMED}
+            problems += [f"unexpected argument {n!r}" for n in kwargs if n not in named]
+        detail = "; ".join(problems) or str(exc)
+        return f"the arguments do not fit the tool ({detail}). The tool was not run."
+    return None
+
+
+_NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+def _missing(params: Any, kwargs: dict[str, Any]) -> list[str]:
+    return [
+        name
+        for name, param in params.items()
+        if param.kind in _NAMED and param.default is param.empty and name not in kwargs
+    ]
+
+
 async def invoke(
     func: Callable[..., Any],
     kwargs: dict[str, Any],
@@ -136,6 +170,10 @@ async def invoke(
     A cancellation while awaiting becomes the interrupted chunk; an exception while calling
     becomes ``"Error: {e}"`` (a ``ToolError`` renders with its own label).
     """
+    mismatch = arguments_mismatch(func, kwargs)
+    if mismatch is not None:
+        logger.info("Tool %r not called: %s", tool_call["name"], mismatch)
+        return single(text_response(f"Error: {mismatch}"))
     try:
         result = func(**kwargs)
         if inspect.isawaitable(result):

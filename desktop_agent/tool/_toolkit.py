@@ -15,7 +15,9 @@ Deviations from AgentScope (improvements, see SPEC §3):
 - A ``ToolError`` (e.g. ``ToolPermissionDenied``) raised by a tool becomes
   ``"{label}: {message}"`` (``"Error: …"`` for a plain ``ToolError``).
 
-MCP clients are not supported (no MCP dependency).
+MCP: ``register_mcp_client`` / ``remove_mcp_clients`` (in ``_mcp_registration``) work
+without this module importing the ``mcp`` SDK; an ``McpError`` of a call becomes
+``"Error occurred when calling MCP tool: {e}"``, also through a stateless client.
 """
 
 from __future__ import annotations
@@ -34,6 +36,14 @@ from desktop_agent._logging import logger
 from desktop_agent.message import ToolUseBlock
 from desktop_agent.module import StateModule
 from desktop_agent.tool._execution import collect, invoke, single, text_response
+from desktop_agent.tool._mcp_registration import (
+    is_mcp_tool_function,
+    mcp_call,
+    mcp_name_of,
+    mcp_schema_of,
+    register_mcp_client,
+    remove_mcp_clients,
+)
 from desktop_agent.tool._response import ToolResponse
 from desktop_agent.tool._schema import callable_name, parse_tool_function
 from desktop_agent.tool._skills import (
@@ -63,6 +73,8 @@ _META_TOOL = "reset_equipped_tools"
 
 def _unwrap(tool_func: ToolFunction) -> tuple[Callable[..., Any], str, dict[str, Any]]:
     """The function to run, its name, and the kwargs a ``functools.partial`` presets."""
+    if is_mcp_tool_function(tool_func):
+        return mcp_call(tool_func), tool_func.name, {}  # type: ignore[attr-defined]
     if not isinstance(tool_func, functools.partial):
         return tool_func, callable_name(tool_func), {}
     func = tool_func.func
@@ -115,8 +127,8 @@ class Toolkit(StateModule):
         self.groups: dict[str, ToolGroup] = {}
         self.skills: dict[str, AgentSkill] = {}
         self._middlewares: list[Middleware] = []
+        # Background tool tasks until their result is read or they are cancelled.
         self._async_tasks: dict[str, asyncio.Task[ToolResponse]] = {}
-        self._async_results: dict[str, ToolResponse] = {}
         self._agent_skill_instruction = agent_skill_instruction or DEFAULT_AGENT_SKILL_INSTRUCTION
         self._agent_skill_template = agent_skill_template or DEFAULT_AGENT_SKILL_TEMPLATE
 
@@ -166,6 +178,7 @@ class Toolkit(StateModule):
         """
         if group_name != "basic" and group_name not in self.groups:
             raise ValueError(f"Tool group '{group_name}' not found.")
+        json_schema = json_schema or mcp_schema_of(tool_func)
         if json_schema is not None:
             assert (
                 isinstance(json_schema, dict)
@@ -201,6 +214,7 @@ class Toolkit(StateModule):
             original_name=original_name,
             postprocess_func=postprocess_func,
             async_execution=async_execution,
+            mcp_name=mcp_name_of(tool_func),
         )
         if async_execution:
             self._register_task_tools()
@@ -258,6 +272,54 @@ class Toolkit(StateModule):
         if func_name not in self.tools:
             raise ValueError(f"Tool function '{func_name}' not found in the toolkit.")
         self.tools[func_name].extended_model = model
+
+    async def register_mcp_client(
+        self,
+        mcp_client: Any,
+        group_name: str = "basic",
+        enable_funcs: list[str] | None = None,
+        disable_funcs: list[str] | None = None,
+        preset_kwargs_mapping: dict[str, dict[str, Any]] | None = None,
+        postprocess_func: PostprocessFunction | None = None,
+        namesake_strategy: NamesakeStrategy = "raise",
+        execution_timeout: float | None = None,
+    ) -> None:
+        """Register the tools of an MCP client (``desktop_agent.mcp``), in the server's order.
+
+        Args:
+            mcp_client: A connected stateful client, or a stateless one.
+            group_name: The tool group for every tool.
+            enable_funcs: Only these tools (names the server lacks are ignored).
+            disable_funcs: Not these tools.
+            preset_kwargs_mapping: Tool name → preset kwargs.
+            postprocess_func: As in :meth:`register_tool_function`.
+            namesake_strategy: As in :meth:`register_tool_function`.
+            execution_timeout: Seconds to wait for each call's answer.
+
+        Raises:
+            RuntimeError: A stateful client is not connected.
+            AssertionError: Both filters given, and not string lists or overlapping.
+            TypeError: ``preset_kwargs_mapping`` is not a dict.
+        """
+        await register_mcp_client(
+            self,
+            mcp_client,
+            group_name,
+            enable_funcs,
+            disable_funcs,
+            preset_kwargs_mapping,
+            postprocess_func,
+            namesake_strategy,
+            execution_timeout,
+        )
+
+    async def remove_mcp_clients(self, client_names: list[str] | str) -> None:
+        """Remove every tool registered from the named MCP clients (which stay open).
+
+        Raises:
+            TypeError: A name is not a string.
+        """
+        remove_mcp_clients(self, client_names)
 
     def clear(self) -> None:
         """Remove every tool and group."""
@@ -338,12 +400,13 @@ class Toolkit(StateModule):
         return create_model("_ToolGroupSwitches", **fields)
 
     def reset_equipped_tools(self, **kwargs: Any) -> ToolResponse:
-        """Choose the tool groups you need now; their tools become available to you.
+        """This function allows you to activate or deactivate tool groups dynamically based on your current task requirements.
+        **Important: Each call sets the absolute final state of ALL tool groups, not incremental changes**. Any group not explicitly set to True will be deactivated, regardless of its previous state.
 
-        Each call sets the state of ALL tool groups at once: the groups set to true are
-        activated and every other group is deactivated. Call it with no arguments to
-        deactivate all tool groups.
-        """
+        **Best practice**: Actively manage your tool groups——activate only what you need for the current task, and promptly deactivate groups as soon as they are no longer needed to conserve context space.
+
+        The function will return the usage instructions for the activated tool groups, which you **MUST pay attention to and follow**. You can also reuse this function to check the notes of the tool groups.
+        """  # noqa: E501  (the model reads this text: AgentScope's exact wording)
         self.update_tool_groups(list(self.groups), False)
         for key, value in kwargs.items():
             if not isinstance(value, bool):
@@ -436,11 +499,12 @@ class Toolkit(StateModule):
         tool_call: ToolUseBlock,
     ) -> ToolResponse:
         stream = await invoke(tool.original_func, kwargs, tool_call, tool.postprocess_func)
-        result = await collect(stream)
-        self._async_results[task_id] = result
-        return result
+        return await collect(stream)
 
     def _task_outcome(self, task_id: str, task: asyncio.Task[ToolResponse]) -> ToolResponse:
+        """The finished task's result; the task is forgotten (as in AgentScope), so a
+        second call reports an invalid task id and its result is freed."""
+        self._async_tasks.pop(task_id, None)
         if task.cancelled():
             return text_response(f"Task {task_id} has been cancelled.")
         exc = task.exception()
@@ -494,6 +558,7 @@ class Toolkit(StateModule):
             return text_response(f"Task {task_id} has already completed and cannot be cancelled.")
         task.cancel()
         await asyncio.wait({task})
+        self._async_tasks.pop(task_id, None)
         return text_response(f"Task {task_id} has been cancelled.")
 
     # -- agent skills -------------------------------------------------------------------

@@ -33,6 +33,7 @@ class DismissibleNotice(QFrame):
         self.setObjectName(object_name)
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.label = QLabel()
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # messages quote files and servers
         self.label.setWordWrap(True)
         if selectable:
             self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 
@@ -57,6 +58,19 @@ def colors(dark: bool) -> ThemeColors:
     return DARK if dark else LIGHT
 
 
+def system_prefers_dark() -> bool:
+    """Whether the desktop asks for a dark colour scheme (unknown: no)."""
+    hints = QGuiApplication.styleHints()
+    return hints is not None and hints.colorScheme() == Qt.ColorScheme.Dark
+
+
+def resolve_dark(theme: str) -> bool:
+    """Whether the ``"light"``, ``"dark"`` or ``"system"`` theme setting means dark now."""
+    if theme == "system":
+        return system_prefers_dark()
+    return theme == "dark"
+
+
 def apply_theme(app: QApplication, dark: bool) -> None:
     """Switch the whole application to the light or the dark theme."""
     c = colors(dark)
@@ -101,12 +115,30 @@ def _style_sheet(c: ThemeColors) -> str:
     #composerInput {{ background: transparent; border: none; }}
     #attachmentChip {{ background: {c.window}; border: 1px solid {c.border};
         border-radius: 6px; }}
+    #allowedToolsChip {{ background: {c.window}; border: 1px solid {c.danger};
+        border-radius: 10px; padding: 3px 18px 3px 10px; color: {c.text}; }}
+    #allowedToolsChip::menu-indicator {{ subcontrol-position: right center; right: 6px; }}
     QPushButton[accent="true"] {{ background: {c.accent}; color: {c.accent_text};
         border: none; border-radius: 6px; padding: 6px 14px; font-weight: 600; }}
     QPushButton[accent="true"]:disabled {{ background: {c.border}; color: {c.muted}; }}
     QPushButton[danger="true"] {{ background: {c.danger}; color: {c.accent_text};
         border: none; border-radius: 6px; padding: 6px 14px; font-weight: 600; }}
     #firstRunTitle {{ font-size: 20px; font-weight: 600; }}
+    #firstRunNotes {{ color: {c.danger}; font-weight: 600; }}
     #banner {{ background: {c.surface}; border: 1px solid {c.danger}; border-radius: 6px;
         padding: 6px; }}
+    #composer[focused="true"] {{ border: 2px solid {c.accent}; }}
+    QPushButton:focus, QToolButton:focus {{ border: 2px solid {c.accent}; border-radius: 6px;
+        padding: 4px 10px; background: {c.surface}; color: {c.text}; }}
+    QPushButton[accent="true"]:focus, QPushButton[danger="true"]:focus {{
+        border: 2px solid {c.text}; padding: 4px 12px; }}
+    QPushButton[accent="true"]:focus {{ background: {c.accent}; color: {c.accent_text}; }}
+    QPushButton[danger="true"]:focus {{ background: {c.danger}; color: {c.accent_text}; }}
+    #chatList:focus, #sessionList:focus {{ border: 2px solid {c.accent}; }}
+    #shortcutCard {{ background: {c.surface}; border: 1px solid {c.border};
+        border-radius: 10px; }}
+    #shortcutTitle {{ font-size: 16px; font-weight: 600; }}
+    #shortcutKeys {{ font-weight: 600; color: {c.accent}; }}
+    #jumpToLatest {{ background: {c.accent}; color: {c.accent_text}; border: none;
+        border-radius: 12px; padding: 4px 12px; font-weight: 600; }}
     """

@@ -109,7 +109,7 @@ async def test_tool_results_come_before_the_message_holding_them() -> None:
     ]
 
 
-async def test_thinking_and_video_are_skipped_with_a_warning(caplog) -> None:
+async def test_thinking_is_skipped_quietly_and_video_with_a_warning(caplog) -> None:
     msg = Msg(
         "Friday",
         [
@@ -124,16 +124,28 @@ async def test_thinking_and_video_are_skipped_with_a_warning(caplog) -> None:
     assert formatted == [
         {"role": "assistant", "name": "Friday", "content": [{"type": "text", "text": "Hi"}]}
     ]
-    assert "Unsupported block type thinking in the message, skipped." in caplog.text
+    assert "block type thinking" not in caplog.text  # dropping reasoning is normal
     assert "Unsupported block type video in the message, skipped." in caplog.text
 
 
-async def test_empty_messages_are_not_sent() -> None:
+async def test_empty_user_messages_are_not_sent() -> None:
+    assert await OpenAIChatFormatter().format([Msg("u", [], "user")]) == []
+
+
+@pytest.mark.parametrize(
+    "content", [[{"type": "thinking", "thinking": "hmm"}], []], ids=["thinking-only", "empty"]
+)
+async def test_a_reply_with_nothing_to_send_keeps_its_turn(content, caplog) -> None:
     msgs = [
-        Msg("Friday", [{"type": "thinking", "thinking": "hmm"}], "assistant"),
-        Msg("u", [], "user"),
+        Msg("user", "Question?", "user"),
+        Msg("Friday", content, "assistant"),
+        Msg("user", "And now?", "user"),
     ]
-    assert await OpenAIChatFormatter().format(msgs) == []
+    with caplog.at_level(logging.WARNING, logger="desktop_agent"):
+        formatted = await OpenAIChatFormatter().format(msgs)
+    assert [m["role"] for m in formatted] == ["user", "assistant", "user"]
+    assert formatted[1]["content"] == ""
+    assert caplog.text == ""
 
 
 async def test_images_from_web_local_file_and_base64(tmp_path: Path) -> None:
@@ -216,9 +228,11 @@ async def test_user_audio_from_file_and_base64(tmp_path: Path) -> None:
     ]
 
 
-async def test_assistant_audio_is_skipped() -> None:
+async def test_assistant_audio_is_skipped_but_the_turn_kept() -> None:
     audio = {"type": "audio", "source": {"type": "base64", "media_type": "audio/mp3", "data": "x"}}
-    assert await OpenAIChatFormatter().format([Msg("Friday", [audio], "assistant")]) == []
+    assert await OpenAIChatFormatter().format([Msg("Friday", [audio], "assistant")]) == [
+        {"role": "assistant", "name": "Friday", "content": ""}
+    ]
 
 
 async def test_unsupported_audio_raises_type_error(tmp_path: Path) -> None:

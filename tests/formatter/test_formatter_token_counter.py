@@ -1,4 +1,4 @@
-"""CharTokenCounter: the offline token estimate."""
+"""EstimatingTokenCounter: the offline token estimate (formerly named CharTokenCounter)."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ import json
 
 import pytest
 
-from desktop_agent.formatter import CharTokenCounter, TokenCounterBase
+from desktop_agent.formatter import EstimatingTokenCounter, TokenCounterBase
 
 
 def test_text_estimate_is_a_quarter_of_the_utf8_size() -> None:
-    counter = CharTokenCounter()
+    counter = EstimatingTokenCounter()
     assert isinstance(counter, TokenCounterBase)
     assert [counter.count_text(t) for t in ("", "abcd", "abcde", "中文")] == [0, 1, 2, 2]
 
 
 async def test_messages_tools_and_media() -> None:
-    counter = CharTokenCounter(message_overhead=4, image_tokens=100, audio_tokens=50)
+    counter = EstimatingTokenCounter(message_overhead=4, image_tokens=100, audio_tokens=50)
     messages = [
         {"role": "system", "content": "abcdefgh"},
         {
@@ -42,4 +42,4 @@ async def test_messages_tools_and_media() -> None:
 
 def test_chars_per_token_must_be_positive() -> None:
     with pytest.raises(ValueError):
-        CharTokenCounter(chars_per_token=0)
+        EstimatingTokenCounter(chars_per_token=0)

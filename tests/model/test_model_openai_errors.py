@@ -217,3 +217,12 @@ async def test_breaking_out_of_async_for_closes_the_stream(server, make_model) -
         break
     await stream.aclose()
     await server.wait_for_disconnect(timeout=5)
+
+
+async def test_a_server_message_without_full_stop_still_reads_as_sentences(
+    server, make_model
+) -> None:
+    server.add_reply(ScriptedReply.error(429, "Rate limit exceeded"))
+    with pytest.raises(ModelRateLimitError) as caught:
+        await make_model()(USER)
+    assert str(caught.value).endswith("(HTTP 429): Rate limit exceeded. Try again later.")

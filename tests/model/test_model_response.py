@@ -19,4 +19,12 @@ def test_attribute_and_item_access_agree() -> None:
     response.metadata = {"k": "v"}
     assert response["metadata"] == {"k": "v"}
     assert response.usage is None and response["usage"] is None
-    assert set(response) == {"content", "id", "created_at", "type", "usage", "metadata"}
+    assert set(response) == {
+        "content",
+        "id",
+        "created_at",
+        "type",
+        "usage",
+        "metadata",
+        "finish_reason",
+    }

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from model_helpers import USER, collect
 from pydantic import BaseModel
 
-from desktop_agent.testing import ScriptedReply, ScriptedToolCall
+from desktop_agent.model import ChatResponse, OpenAIChatModel
+from desktop_agent.testing import OpenAICompatServer, ScriptedReply, ScriptedToolCall
+
+ModelFactory = Callable[..., OpenAIChatModel]
 
 
 class Weather(BaseModel):
@@ -63,7 +67,11 @@ async def test_rejected_response_format_falls_back_to_a_forced_tool(server, make
     assert "response_format" in first.body
     tool = second.body["tools"][0]["function"]
     assert tool["name"] == "generate_structured_output"
-    assert tool["parameters"] == Weather.model_json_schema()
+    assert tool["parameters"] == {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
+        "required": ["city", "celsius"],
+    }
     assert second.body["tool_choice"] == {
         "type": "function",
         "function": {"name": "generate_structured_output"},
@@ -120,3 +128,63 @@ async def test_stream_fallback_when_the_server_rejects_response_format(server, m
     )
     responses = await collect(await make_model()(USER, structured_model=Weather))
     assert responses[-1].metadata == ANSWER
+
+
+class Place(BaseModel):
+    title: str
+    weather: Weather
+
+
+async def test_fallback_schema_has_no_titles_but_keeps_a_title_property(
+    server: OpenAICompatServer, make_model: ModelFactory
+) -> None:
+    model = make_model(stream=False)
+    model._structured_output_fallback = True
+    server.add_reply(ScriptedReply(tool_calls=[ScriptedToolCall("generate_structured_output", {})]))
+    await model(USER, structured_model=Place)
+    parameters = server.requests[-1].body["tools"][0]["function"]["parameters"]
+    assert "title" in parameters["properties"]  # the field called "title"
+    assert "title" not in parameters and "title" not in parameters["properties"]["title"]
+    assert parameters["$defs"]["Weather"] == {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
+        "required": ["city", "celsius"],
+    }
+
+
+async def test_fallback_metadata_is_the_returned_calls_arguments_whatever_its_name(
+    server: OpenAICompatServer, make_model: ModelFactory
+) -> None:
+    model = make_model(stream=False)
+    model._structured_output_fallback = True
+    server.add_reply(ScriptedReply(tool_calls=[ScriptedToolCall("Weather", ANSWER)]))
+    response = await model(USER, structured_model=Weather)
+    assert isinstance(response, ChatResponse) and response.metadata == ANSWER
+
+    streaming = make_model()
+    streaming._structured_output_fallback = True
+    server.add_reply(ScriptedReply(tool_calls=[ScriptedToolCall("weather_tool", ANSWER)]))
+    responses = await collect(await streaming(USER, structured_model=Weather))
+    assert responses[-1].metadata == ANSWER
+
+
+async def test_stream_tool_choice_rejected_on_first_read_retries_with_auto(
+    server: OpenAICompatServer, make_model: ModelFactory
+) -> None:
+    model = make_model()
+    model._structured_output_fallback = True
+    server.add_reply(
+        ScriptedReply(
+            error_after_chunks=0,
+            error_body={"message": "tool_choice object is not supported", "type": "invalid"},
+        ),
+        ScriptedReply(
+            tool_calls=[ScriptedToolCall("generate_structured_output", ANSWER)], chunk_size=5
+        ),
+    )
+    responses = await collect(await model(USER, structured_model=Weather))
+    assert responses[-1].metadata == ANSWER
+    first, second = server.chat_requests
+    assert first.body["tool_choice"]["function"]["name"] == "generate_structured_output"
+    assert second.body["tool_choice"] == "auto"
+    assert second.body["stream"] is True

@@ -91,11 +91,20 @@ async def test_allow_once_asks_every_time(tmp_path: Path) -> None:
     (chunk,) = await run_tool(toolkit, "read_text_file", path=str(path))
     assert text(chunk) == "hello"
     assert [r.tool_name for r in user.requests] == ["write_text_file", "read_text_file"]
-    assert user.requests[0].arguments == {"path": str(path), "content": "hello"}
+    folder = ""  # no working folder given: relative paths start at home
+    assert user.requests[0].arguments == {
+        "path": str(path),
+        "content": "hello",
+        "working_folder": folder,
+    }
     assert user.requests[0].summary == (
         f"Write 5 characters to the file {path}, replacing it if it exists."
     )
-    assert user.requests[1].arguments == {"path": str(path), "max_chars": 100_000}
+    assert user.requests[1].arguments == {
+        "path": str(path),
+        "max_chars": 100_000,
+        "working_folder": folder,
+    }
     assert permissions.always_allowed == frozenset()
 
 

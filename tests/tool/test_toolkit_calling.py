@@ -404,11 +404,27 @@ async def test_async_execution_completes_and_accumulates() -> None:
     task_id = await start_async(toolkit, "async_stream", n=3)
     (chunk,) = await run_tool(toolkit, "wait_task", task_id=task_id)
     assert texts(chunk) == ["0", "1", "2"]
-    (chunk,) = await run_tool(toolkit, "view_task", task_id=task_id)
-    assert texts(chunk) == ["0", "1", "2"]
-    assert toolkit._async_results[task_id] is chunk
+    # Once its result has been returned, the task is forgotten (as in AgentScope).
+    assert task_id not in toolkit._async_tasks
+    unknown = f"InvalidTaskIdError: Cannot find async task with ID {task_id}."
+    for name in ("view_task", "wait_task", "cancel_task"):
+        (chunk,) = await run_tool(toolkit, name, task_id=task_id)
+        assert text(chunk) == unknown
+
+
+async def test_a_finished_task_is_forgotten_after_view_task_returns_it() -> None:
+    toolkit = Toolkit()
+    toolkit.register_tool_function(async_stream, async_execution=True)
+    task_id = await start_async(toolkit, "async_stream", n=2)
+    await asyncio.wait({toolkit._async_tasks[task_id]})
+    # A cancel of a finished but unread task keeps it, result and all.
     (chunk,) = await run_tool(toolkit, "cancel_task", task_id=task_id)
     assert text(chunk) == f"Task {task_id} has already completed and cannot be cancelled."
+    (chunk,) = await run_tool(toolkit, "view_task", task_id=task_id)
+    assert texts(chunk) == ["0", "1"]
+    (chunk,) = await run_tool(toolkit, "view_task", task_id=task_id)
+    assert text(chunk) == f"InvalidTaskIdError: Cannot find async task with ID {task_id}."
+    assert toolkit._async_tasks == {}
 
 
 async def test_async_execution_running_and_cancelled() -> None:
@@ -426,9 +442,14 @@ async def test_async_execution_running_and_cancelled() -> None:
     assert text(chunk) == f"Task {task_id} is still running."
     (chunk,) = await run_tool(toolkit, "wait_task", task_id=task_id, timeout=0.01)
     assert text(chunk) == f"Task {task_id} is still running after waiting for 0.01 seconds."
+    task = toolkit._async_tasks[task_id]
     (chunk,) = await run_tool(toolkit, "cancel_task", task_id=task_id)
     assert text(chunk) == f"Task {task_id} has been cancelled."
-    assert toolkit._async_tasks[task_id].done()
+    assert task.done()
+    # Forgotten: a second cancel (or view) reports an invalid id, not "already completed".
+    for name in ("cancel_task", "view_task"):
+        (chunk,) = await run_tool(toolkit, name, task_id=task_id)
+        assert text(chunk) == f"InvalidTaskIdError: Cannot find async task with ID {task_id}."
 
 
 async def test_async_execution_unknown_task() -> None:

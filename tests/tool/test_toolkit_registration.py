@@ -11,6 +11,19 @@ from tool_helpers import run_tool, text
 
 from desktop_agent.tool import ToolGroup, Toolkit, ToolResponse
 
+# reference/agentscope-1.0-texts.md: the meta tool's description, exactly.
+META_TOOL_DESCRIPTION = (
+    "This function allows you to activate or deactivate tool groups dynamically based on "
+    "your current task requirements.\n**Important: Each call sets the absolute final state "
+    "of ALL tool groups, not incremental changes**. Any group not explicitly set to True will "
+    "be deactivated, regardless of its previous state.\n\n**Best practice**: Actively manage "
+    "your tool groups——activate only what you need for the current task, and promptly "
+    "deactivate groups as soon as they are no longer needed to conserve context space.\n\n"
+    "The function will return the usage instructions for the activated tool groups, which "
+    "you **MUST pay attention to and follow**. You can also reuse this function to check the "
+    "notes of the tool groups."
+)
+
 
 def first() -> ToolResponse:
     """The first."""
@@ -187,7 +200,7 @@ def test_meta_tool_schema_lists_every_group() -> None:
     toolkit = meta_toolkit()
     (schema,) = toolkit.get_json_schemas()
     assert schema["function"]["name"] == "reset_equipped_tools"
-    assert schema["function"]["description"].startswith("Choose the tool groups")
+    assert schema["function"]["description"] == META_TOOL_DESCRIPTION
     assert schema["function"]["parameters"] == {
         "type": "object",
         "properties": {

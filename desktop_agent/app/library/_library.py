@@ -117,6 +117,10 @@ class SessionLibrary:
         """The folder holding deleted sessions."""
         return self._paths.trash
 
+    def blobs_dir(self, session_id: str) -> Path:
+        """The folder of a session's images and audio (its attachments are copied there)."""
+        return self._paths.blobs(check_session_id(session_id))
+
     # -- events --------------------------------------------------------------------------
 
     def add_listener(self, listener: Callable[[SessionChange], None]) -> Callable[[], None]:
@@ -153,6 +157,25 @@ class SessionLibrary:
         """The deleted sessions that ``restore`` can bring back, most recent first."""
         rows = await asyncio.to_thread(self._store.trashed_entries)
         return by_last_activity([_summary(row) for row in rows])
+
+    async def read_trashed(self, session_id: str) -> dict[str, Any]:
+        """A deleted session's parts, read from the trash without restoring it (the
+        Trash shows it read-only). Blob references are left as they are.
+
+        Raises:
+            SessionCorruptError: It is not in the trash, or cannot be read.
+        """
+        from desktop_agent.app.library._files import read_session_file
+
+        check_session_id(session_id)
+        path = self._paths.file(session_id, self._paths.trash)
+        try:
+            found = await asyncio.to_thread(read_session_file, path)
+        except Exception as exc:  # missing, damaged, newer: the Trash says it cannot show it
+            raise SessionCorruptError(
+                session_id, str(path), str(exc) or type(exc).__name__
+            ) from None
+        return found.parts
 
     def _held(self) -> frozenset[str]:
         return frozenset(sid for sid, session in self._open.items() if session.lock.held)
@@ -352,7 +375,7 @@ class SessionLibrary:
         with gc_paused():
             found = await self._read(session_id)
             session = self._open.get(session_id) or self._new_open(session_id, SessionMeta())
-            held = await asyncio.to_thread(self._store.acquire, session.lock)
+            read_only_reason = await asyncio.to_thread(self._store.read_only_reason, session.lock)
             failure = _load_parts(session_id, self._paths.file(session_id), found.parts, modules)
             meta, stamp = found.meta, found.stamp
             unfinished = _unfinished(found.parts.get(UNFINISHED_REPLY))
@@ -366,7 +389,7 @@ class SessionLibrary:
         self._open[session_id] = session
         self._damaged.pop(session_id, None)
         summary = summary_from_entry(session_id, _entry_of(session.meta))
-        return LoadedSession(summary, not held, unfinished)
+        return LoadedSession(summary, bool(read_only_reason), unfinished, read_only_reason)
 
     async def _read(self, session_id: str) -> SessionFile:
         try:
@@ -488,6 +511,63 @@ class SessionLibrary:
     async def empty_trash(self) -> int:
         """Delete the trash for good; returns how many sessions it held."""
         return await asyncio.to_thread(self._store.empty_trash)
+
+    # -- export / import (desktop_agent.app.transfer) ------------------------------------
+
+    async def read_parts(self, session_id: str) -> dict[str, Any]:
+        """A saved session's parts (``"meta"`` included), read without opening it.
+
+        Saves are atomic, so this is one consistent version even while another window
+        writes the session. Blob references point at this data root's files.
+
+        Raises:
+            SessionNotFoundError, SessionCorruptError, SessionFromNewerVersionError.
+        """
+        check_session_id(session_id)
+        found = await asyncio.to_thread(self._store.read, session_id)
+        return found.parts
+
+    async def add(
+        self,
+        parts: dict[str, Any],
+        meta: SessionMeta,
+        session_id: str | None = None,
+        *,
+        index: bool = True,
+    ) -> SessionSummary:
+        """Write a new session from saved parts (an import, a restored backup); not opened.
+
+        ``meta`` keeps its times and title; its message count is taken from the parts.
+        Large base64 media become blob files as in :meth:`save`. ``index=False`` leaves
+        the index to the next :meth:`list` (adding thousands of sessions at once).
+
+        Raises:
+            SessionError: A session with ``session_id`` exists already.
+            SessionSaveError: The disk refused, or the parts are not JSON.
+        """
+        session_id = check_session_id(session_id or shortuuid.uuid())
+        if self._paths.file(session_id).exists():
+            raise SessionError(session_id, "A session with this id exists already.")
+        states = {name: state for name, state in parts.items() if name != "meta"}
+        meta.message_count = len(find_conversation(states))
+        meta.schema_version = SCHEMA_VERSION
+        session = self._new_open(session_id, meta)
+        try:
+            entry = await asyncio.to_thread(
+                self._store.write,
+                session_id,
+                session.lock,
+                session.scanner,
+                _copy(meta),
+                Handoff(states),
+                None,
+                index=index,
+            )
+        finally:
+            session.lock.release()
+        summary = summary_from_entry(session_id, entry)
+        self._emit("created", session_id, summary)
+        return summary
 
 
 def _titled(title: str, custom: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:

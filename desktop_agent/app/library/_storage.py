@@ -58,6 +58,17 @@ Entry = dict[str, Any]
 T = TypeVar("T")
 
 
+LOCKED_ELSEWHERE = (
+    "This session is open in another desktop-agent window, so it is read-only here: "
+    "new messages cannot be saved. Close it there, or start a new chat."
+)
+READ_ONLY_FOLDER = (
+    "This session is read-only here: the data folder {folder} cannot be written "
+    "({reason}), so new messages could not be saved. Make the folder writable, then open "
+    "the session again."
+)
+
+
 def reason_of(exc: OSError) -> str:
     """A short text for an ``OSError``: the system's message, else the error itself."""
     return exc.strerror or str(exc) or type(exc).__name__
@@ -144,8 +155,11 @@ class SessionStore:
         meta: dict[str, Any],
         parts: Handoff[dict[str, Any]],
         expected: list[int] | None,
+        *,
+        index: bool = True,
     ) -> Entry:
-        """Write a session (blobs, file, search text) and index it.
+        """Write a session (blobs, file, search text) and index it (unless ``index=False``:
+        many new sessions at once, indexed by the next listing).
 
         Args:
             session_id: The session.
@@ -174,14 +188,15 @@ class SessionStore:
         except (TypeError, ValueError) as exc:
             reason = f"part of the state cannot be stored as JSON ({exc})"
             raise SessionSaveError(session_id, reason) from exc
-        self._write_derived(session_id, scan.text, entry)
+        self._write_derived(session_id, scan.text, entry if index else None)
         return entry
 
-    def _write_derived(self, session_id: str, text: str, entry: Entry) -> None:
+    def _write_derived(self, session_id: str, text: str, entry: Entry | None) -> None:
         """The search text and the index entry: caches, rebuilt from the file if lost."""
         try:
             atomic_write_bytes(self.paths.text(session_id), encode_text(text))
-            write_changes(self.paths, {session_id: entry})
+            if entry is not None:
+                write_changes(self.paths, {session_id: entry})
         except OSError as exc:
             logger.warning(
                 "Session %s saved, but not its index or search text: %s", session_id, exc
@@ -250,10 +265,16 @@ class SessionStore:
 
     def acquire(self, lock: SessionLock) -> bool:
         """Take a session lock; ``False`` if another process has it or it cannot be made."""
+        return self.read_only_reason(lock) == ""
+
+    def read_only_reason(self, lock: SessionLock) -> str:
+        """Take a session lock; ``""`` if held, else why the session is read-only here."""
         try:
-            return lock.acquire()
-        except OSError:
-            return False
+            if lock.acquire():
+                return ""
+        except OSError as exc:  # a read-only or full data folder: no lock file
+            return READ_ONLY_FOLDER.format(folder=self.paths.sessions, reason=reason_of(exc))
+        return LOCKED_ELSEWHERE
 
     # -- titles --------------------------------------------------------------------------
 

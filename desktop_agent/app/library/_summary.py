@@ -110,11 +110,14 @@ class LoadedSession:
         read_only: Another window has it open for writing: it can be read, not saved.
         unfinished_reply: The reply that was streaming when the app last stopped
             (saved by the autosaver mid-stream), for the app to show as interrupted.
+        read_only_reason: Why it is read-only, a sentence for the user (``""`` if not):
+            another window has it, or the data folder cannot be written.
     """
 
     summary: SessionSummary
     read_only: bool
     unfinished_reply: Msg | None = None
+    read_only_reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)

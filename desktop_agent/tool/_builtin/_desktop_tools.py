@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_agent.tool._builtin._calculator import calculate
 from desktop_agent.tool._builtin._datetime import get_current_datetime
-from desktop_agent.tool._builtin._files import read_text_file, write_text_file
+from desktop_agent.tool._builtin._files import read_text_file, resolve_path, write_text_file
 from desktop_agent.tool._builtin._permissions import ToolPermissions, guard
 from desktop_agent.tool._builtin._process import execute_python_code, execute_shell_command
 
@@ -17,7 +17,11 @@ if TYPE_CHECKING:
 
 
 def _path(arguments: dict[str, Any]) -> str:
-    return str(Path(str(arguments["path"])).expanduser().absolute())
+    """The file the call will really touch: symlinks followed, ``..`` normalised; the
+    path as the model wrote it too when that reads differently."""
+    given = str(arguments["path"])
+    resolved = str(resolve_path(given, str(arguments.get("working_folder") or "")).resolve())
+    return resolved if resolved == given else f"{resolved} (given as {given!r})"
 
 
 def _summarize_read(arguments: dict[str, Any]) -> str:
@@ -51,6 +55,7 @@ def register_desktop_tools(
     toolkit: Toolkit,
     permissions: ToolPermissions | None = None,
     group_name: str = "basic",
+    working_folder: str | Path = "",
 ) -> ToolPermissions:
     """Register the built-in desktop tools into ``toolkit``.
 
@@ -64,6 +69,8 @@ def register_desktop_tools(
         permissions: The session's policy; by default a new one with nobody to ask, which
             denies every guarded call.
         group_name: The tool group (it must exist unless it is ``"basic"``).
+        working_folder: Where the file tools resolve relative paths (the home folder when
+            empty); passed as a hidden preset argument, shown in the permission summary.
 
     Returns:
         The policy in use (the UI sets its ``ask`` callback).
@@ -72,6 +79,10 @@ def register_desktop_tools(
         permissions = ToolPermissions()
     toolkit.register_tool_function(get_current_datetime, group_name=group_name)
     toolkit.register_tool_function(calculate, group_name=group_name)
+    folder = {"working_folder": str(working_folder)}
     for name, (func, summarize) in GUARDED_TOOLS.items():
-        toolkit.register_tool_function(guard(func, permissions, summarize, name), group_name)
+        presets = folder if func in (read_text_file, write_text_file) else None
+        toolkit.register_tool_function(
+            guard(func, permissions, summarize, name), group_name, preset_kwargs=presets
+        )
     return permissions

@@ -26,10 +26,20 @@ MAX_CHARS_LIMIT = 1_000_000
 _NEW_FILE_MODE = 0o644
 
 
-def _resolve(path: str) -> Path:
+def resolve_path(path: str, working_folder: str = "") -> Path:
+    """``path`` as an absolute path: ``~`` expanded, a relative path taken from
+    ``working_folder`` (the home folder when empty) — never the app's current folder."""
+    given = Path(path).expanduser()
+    if given.is_absolute():
+        return given
+    base = Path(working_folder).expanduser() if working_folder.strip() else Path.home()
+    return (base / given).absolute()
+
+
+def _resolve(path: str, working_folder: str = "") -> Path:
     if not path.strip():
         raise ToolError("the path is empty.")
-    return Path(path).expanduser().absolute()
+    return resolve_path(path, working_folder)
 
 
 def _os_error(action: str, path: Path, exc: OSError) -> ToolError:
@@ -80,16 +90,19 @@ def _read(path: Path, max_chars: int) -> str:
     return text + "".join(f"\n\n[{note}]" for note in notes)
 
 
-async def read_text_file(path: str, max_chars: int = DEFAULT_MAX_CHARS) -> ToolResponse:
+async def read_text_file(
+    path: str, max_chars: int = DEFAULT_MAX_CHARS, *, working_folder: str = ""
+) -> ToolResponse:
     """Read a text file and return its content.
 
     Args:
         path (str): The file's path; "~" stands for the user's home folder.
         max_chars (int): The most characters to return; a longer file is cut off with a note.
+        working_folder (str): Where a relative path starts (default: the home folder).
     """
     if max_chars < 1:
         raise ToolError("max_chars must be at least 1.")
-    resolved = _resolve(path)
+    resolved = _resolve(path, working_folder)
     text = await asyncio.to_thread(_read, resolved, min(max_chars, MAX_CHARS_LIMIT))
     return text_response(text)
 
@@ -124,13 +137,14 @@ def _write(path: Path, content: str) -> str:
     return f"{verb} {str(path)!r} with {len(content)} characters."
 
 
-async def write_text_file(path: str, content: str) -> ToolResponse:
+async def write_text_file(path: str, content: str, *, working_folder: str = "") -> ToolResponse:
     """Write text to a file, replacing the file if it exists (missing folders are created).
 
     Args:
         path (str): The file's path; "~" stands for the user's home folder.
         content (str): The complete new content of the file.
+        working_folder (str): Where a relative path starts (default: the home folder).
     """
-    resolved = _resolve(path).resolve()
+    resolved = _resolve(path, working_folder).resolve()
     message = await asyncio.to_thread(_write, resolved, content)
     return text_response(message)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from desktop_agent._logging import logger
-from desktop_agent.tool._exceptions import ToolPermissionDenied
+from desktop_agent.tool._exceptions import ToolError, ToolPermissionDenied
 
 PermissionDecision = Literal["allow_once", "allow_always", "deny"]
 """The user's answer; anything else counts as ``"deny"``."""
@@ -114,7 +114,10 @@ def guard(
 
     @functools.wraps(func)
     async def guarded(*args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind(*args, **kwargs)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as exc:  # the model's arguments do not fit: nothing to ask about
+            raise ToolError(f"the arguments do not fit {name!r}: {exc}.") from None
         bound.apply_defaults()
         arguments = dict(bound.arguments)
         await permissions.check(PermissionRequest(name, arguments, summarize(arguments)))

@@ -8,17 +8,20 @@ device). Remote audio is only fetched when the user presses play.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSlider, QToolButton
 
+from desktop_agent.ui._plain import plain_label
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._media_loader import decode_base64, is_remote, local_path
 from desktop_agent.ui.chat._media_views import (
     MEDIA_EXTENSIONS,
     media_box,
+    moved_text,
     multimedia,
     source_label,
     source_url,
@@ -68,7 +71,7 @@ class AudioView(QFrame):
         self.open_button.hide()
         row.addWidget(self.open_button)
         layout.addLayout(row)
-        self.caption = QLabel(self)
+        self.caption = plain_label("", self)
         self.caption.setObjectName("mediaCaption")
         self.caption.setWordWrap(True)
         layout.addWidget(self.caption)
@@ -101,7 +104,11 @@ class AudioView(QFrame):
             return
         url = str(self._source.get("url", ""))
         path = local_path(url)
-        if path:
+        if path and not os.path.isfile(path):
+            self._degrade(moved_text(path))
+            self.open_button.hide()  # nothing to open
+            self.state = "moved"
+        elif path:
             self._player.setSource(QUrl.fromLocalFile(path))
         elif is_remote(url):
             self._pending_remote = QUrl(url)  # fetched only when the user presses play

@@ -7,12 +7,15 @@ rendered documents, decoded thumbnails, whether the user expanded a thinking blo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from desktop_agent.app import Conversation
 from desktop_agent.ui.chat._doc_style import DocumentStyler
 from desktop_agent.ui.chat._markdown import TextRender, TextRenderCache
+from desktop_agent.ui.chat._markdown_images import MarkdownImages
 from desktop_agent.ui.chat._media_loader import ImageService
 from desktop_agent.ui.chat._theme import LIGHT, ChatPalette
 
@@ -29,26 +32,33 @@ class RenderContext(QObject):
     retry_requested = Signal()
     """An error bubble's Retry was clicked."""
 
+    continue_requested = Signal()
+    """A cut-off answer's Continue was clicked."""
+
     def __init__(self, conversation: Conversation, parent: QObject | None = None) -> None:
         """Create the context of a pane showing ``conversation``."""
         super().__init__(parent)
         self.conversation = conversation
         self.palette: ChatPalette = LIGHT
-        self.styler = DocumentStyler(LIGHT)
         self.text_cache = TextRenderCache()
         self.images = ImageService(self)
+        self.markdown_images = MarkdownImages(self.images, self)
+        self.styler = DocumentStyler(LIGHT, self.markdown_images)
         self.expanded: dict[tuple[str, int], bool] = {}
         self.allow_remote_images = False
+        self.tool_origin: Callable[[str], str | None] = lambda _name: None
+        """The MCP server a tool name came from (``None`` for built-in tools)."""
 
     def set_palette(self, palette: ChatPalette) -> None:
         """Switch colours; rendered documents of the old theme are dropped."""
         self.palette = palette
-        self.styler = DocumentStyler(palette)
+        self.styler = DocumentStyler(palette, self.markdown_images)
         self.text_cache.clear()
 
     def set_allow_remote_images(self, allowed: bool) -> None:
         """Record the consent to fetch remote images and tell the widgets."""
         self.allow_remote_images = allowed
+        self.markdown_images.set_allow_remote(allowed)
         self.remote_images_allowed.emit(allowed)
 
     def text_render(self, msg_id: str, index: int, flavour: str) -> TextRender:

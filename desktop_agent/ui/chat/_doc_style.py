@@ -19,7 +19,7 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.styles import get_style_by_name
 from pygments.token import _TokenType
 from pygments.util import ClassNotFound
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -32,10 +32,12 @@ from PySide6.QtGui import (
     QTextFormat,
     QTextFrame,
     QTextFrameFormat,
+    QTextImageFormat,
     QTextLength,
     QTextTable,
 )
 
+from desktop_agent.ui.chat._markdown_images import MarkdownImages, inline_size, load_link
 from desktop_agent.ui.chat._theme import ChatPalette
 
 MARKDOWN_FEATURES = (
@@ -43,6 +45,8 @@ MARKDOWN_FEATURES = (
     | QTextDocument.MarkdownFeature.MarkdownNoHTML
 )
 _HEADING_SIZES = {1: 1.45, 2: 1.28, 3: 1.14}
+CODE_WRAP_INDENT = 18.0
+"""How much further in a wrapped code line continues (so wrapping is visible)."""
 _IMPORTER_MARGIN = 6.0  # what Qt's Markdown importer gives paragraphs and list items
 _TOKEN_CACHE: OrderedDict[tuple[str, str, str], list[tuple[int, int, QTextCharFormat]]] = (
     OrderedDict()
@@ -154,16 +158,20 @@ def _code_groups(doc: QTextDocument) -> list[_CodeGroup]:
 class DocumentStyler:
     """Applies one palette to documents produced by ``setMarkdown``."""
 
-    def __init__(self, palette: ChatPalette) -> None:
-        """Prepare the formats of ``palette``."""
+    def __init__(self, palette: ChatPalette, images: MarkdownImages | None = None) -> None:
+        """Prepare the formats of ``palette``; Markdown images come from ``images``."""
         self.palette = palette
+        self.images = images
         self._inline_code = QTextCharFormat()
         self._inline_code.setBackground(QColor(palette.inline_code_bg))
         self._link = QTextCharFormat()
         self._link.setForeground(QColor(palette.link))
         self._link.setFontUnderline(False)
         self._code_block = QTextBlockFormat()
-        self._code_block.setNonBreakableLines(False)  # long lines wrap
+        self._code_block.setNonBreakableLines(False)  # long lines wrap…
+        # …and show that they do: continuation lines hang further in than the line start.
+        self._code_block.setLeftMargin(CODE_WRAP_INDENT)
+        self._code_block.setTextIndent(-CODE_WRAP_INDENT)
         self._code_frame = QTextFrameFormat()
         self._code_frame.setBackground(QColor(palette.code_bg))
         self._code_frame.setBorder(1)
@@ -262,12 +270,13 @@ class DocumentStyler:
         cursor.mergeBlockFormat(spacing)
 
     def _style_fragments(self, cursor: QTextCursor, block: QTextBlock) -> None:
+        images: list[tuple[int, QTextCharFormat]] = []
         it = block.begin()
         while not it.atEnd():
             fragment = it.fragment()
             fmt = fragment.charFormat()
             if fmt.isImageFormat():
-                self._replace_image(cursor, fragment.position(), fmt)
+                images.append((fragment.position(), fmt))
             elif fmt.isAnchor() or fmt.fontFixedPitch():
                 cursor.setPosition(fragment.position())
                 cursor.setPosition(
@@ -275,17 +284,43 @@ class DocumentStyler:
                 )
                 cursor.mergeCharFormat(self._link if fmt.isAnchor() else self._inline_code)
             it += 1
+        for position, fmt in reversed(images):  # from the end: positions stay valid
+            self._replace_image(cursor, position, fmt)
 
     def _replace_image(self, cursor: QTextCursor, position: int, fmt: QTextCharFormat) -> None:
-        # Never let a document load an image by itself (remote fetches need consent).
+        # Never let a document load an image by itself: the hub decodes off the GUI thread
+        # and fetches remote images only with consent.
         image = fmt.toImageFormat()
-        link = QTextCharFormat(self._link)
-        link.setAnchor(True)
-        link.setAnchorHref(image.name())
+        url = image.name()
+        alt = str(image.property(QTextFormat.Property.ImageAltText) or "image")
         cursor.setPosition(position)
         cursor.setPosition(position + 1, QTextCursor.MoveMode.KeepAnchor)
-        alt = image.property(QTextFormat.Property.ImageAltText) or "image"
-        cursor.insertText(f"[image: {alt}]", link)
+        result = self.images.lookup(url) if self.images is not None else None
+        if result is not None and result.image is not None and self.images is not None:
+            name = self.images.resource_name(url)
+            cursor.document().addResource(
+                QTextDocument.ResourceType.ImageResource.value, name, result.image
+            )
+            shown = QTextImageFormat()
+            shown.setName(name.toString())
+            size = inline_size(result.image.size())
+            shown.setWidth(size.width())
+            shown.setHeight(size.height())
+            shown.setToolTip(alt)
+            cursor.insertImage(shown)
+            return
+        note = QTextCharFormat(self._header_chars)
+        if self.images is not None and self.images.waiting_for_consent(url):
+            note = QTextCharFormat(self._copy_chars)
+            note.setAnchorHref(load_link(url))
+            host = QUrl(url).host() or url
+            text = f"🖼 {alt} — Load image from {host}"
+        elif result is not None:
+            text = f"🖼 {alt} — could not load the image: {result.error}."
+        else:
+            text = f"🖼 {alt} — loading the image…"
+        note.setToolTip(url if len(url) < 200 else url[:200] + "…")
+        cursor.insertText(text, note)
 
     def _style_tables(self, frame: QTextFrame) -> None:
         for child in frame.childFrames():

@@ -18,6 +18,7 @@ from PySide6.QtGui import QResizeEvent, QTextDocument, QWheelEvent
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QWidget
 
 from desktop_agent.ui.chat._context import RenderContext
+from desktop_agent.ui.chat._markdown_images import LOAD_REQUESTS, LOAD_SCHEME, url_of_load_link
 
 DEFAULT_WRAP_WIDTH = 640
 
@@ -52,13 +53,24 @@ class DocumentView(QTextBrowser):
         self.setSizePolicy(policy)
         self.anchorClicked.connect(self._on_anchor)
         self.setMinimumWidth(40)
+        # A click focuses (Ctrl+C copies a selection); Tab skips the many message texts.
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
 
     def show_document(self, doc: QTextDocument) -> None:
-        """Display ``doc`` (kept alive by this view while shown)."""
+        """Display ``doc`` (kept alive by this view while shown, and only while shown)."""
         if doc is not self._doc:
+            # Through the property, not ``setDocument``: PySide's ``setDocument`` keeps a
+            # reference to every document a view was ever given, so a reused view (the
+            # streaming reply's, a spare) kept thousands alive. ``_doc`` is the one owner
+            # a view holds, set after the switch so the old document outlives it.
+            self.setProperty("document", doc)
             self._doc = doc
-            self.setDocument(doc)
         self.updateGeometry()
+
+    def document(self) -> QTextDocument:
+        """The shown document. PySide's ``QTextEdit.document()`` hands the document's
+        ownership to C++, after which nothing deletes it: it would outlive its render."""
+        return self._doc if self._doc is not None else super().document()
 
     @property
     def shown_document(self) -> QTextDocument | None:
@@ -97,6 +109,9 @@ class DocumentView(QTextBrowser):
         return None
 
     def _on_anchor(self, url: QUrl) -> None:
+        if url.scheme() == LOAD_SCHEME:  # a Markdown image's "Load image" placeholder
+            LOAD_REQUESTS.requested.emit(url_of_load_link(url))
+            return
         if url.scheme() == "copy":
             try:
                 self.copy_requested.emit(self, int(url.path()))

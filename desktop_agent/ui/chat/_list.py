@@ -23,6 +23,7 @@ from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._estimate import estimate_height
 from desktop_agent.ui.chat._message_widget import RowWidget, create_row
 from desktop_agent.ui.chat._model import ConversationModel
+from desktop_agent.ui.chat._plan_view import create_plan_row
 
 PAD_TOP = 12
 PAD_BOTTOM = 16
@@ -305,7 +306,9 @@ class MessageList(QAbstractScrollArea):
         return changed
 
     def _create(self, entry: ConversationEntry) -> RowWidget:
-        widget = create_row(entry, self._ctx, self.viewport(), self._width)
+        widget = create_plan_row(entry, self._ctx, self.viewport()) or create_row(
+            entry, self._ctx, self.viewport(), self._width
+        )
         widget.size_changed.connect(self.schedule_relayout)
         self._live[entry.key] = widget
         self.rows_created += 1

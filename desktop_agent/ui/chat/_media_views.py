@@ -22,13 +22,13 @@ from PySide6.QtGui import QDesktopServices, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
+from desktop_agent.ui._plain import plain_label, plain_tooltip
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._media_loader import (
     ImageKey,
@@ -91,6 +91,11 @@ def source_url(source: dict[str, Any], fallback_ext: str) -> QUrl | None:
     url = str(source.get("url", ""))
     path = local_path(url)
     return QUrl.fromLocalFile(os.path.abspath(path)) if path else QUrl(url)
+
+
+def moved_text(path: str) -> str:
+    """The caption of media whose file is gone (an attachment of an older session)."""
+    return f"File moved or deleted: {os.path.basename(path) or path} is no longer at {path}"
 
 
 def media_box(widget: QFrame) -> QVBoxLayout:
@@ -160,7 +165,7 @@ class ImageView(QFrame):
         layout.addWidget(self.canvas)
         self.placeholder = QFrame(self)
         box = media_box(self.placeholder)
-        self.caption = QLabel(self.placeholder)
+        self.caption = plain_label("", self.placeholder)
         self.caption.setObjectName("mediaCaption")
         self.caption.setWordWrap(True)
         box.addWidget(self.caption)
@@ -200,12 +205,15 @@ class ImageView(QFrame):
         path = local_path(url)
         if payload is not None:
             self._decode(payload, is_path=False)
+        elif path and not os.path.isfile(path):
+            self._set_placeholder("moved", moved_text(path))
         elif path:
             self._decode(path, is_path=True)
         elif is_remote(url) and not self._ctx.allow_remote_images:
             self._set_placeholder("remote", f"Remote image not loaded: {url}", button=True)
         elif is_remote(url):
-            self.load_remote()
+            self._set_placeholder("remote", f"Loading image from {url}")
+            self.load_remote()  # allowed: a new widget (scrolled in, new theme) fetches too
         else:
             self._set_placeholder("error", f"Could not load image: unsupported source {url!r}")
 
@@ -237,7 +245,7 @@ class ImageView(QFrame):
         self.canvas.set_pixmap(QPixmap.fromImage(result.image))
         self.placeholder.hide()
         self.canvas.show()
-        self.setToolTip(source_label(self._source))
+        self.setToolTip(plain_tooltip(source_label(self._source)))
         self.updateGeometry()
 
     def ideal_width(self, max_width: int) -> int:
@@ -264,7 +272,7 @@ class VideoView(QFrame):
         self._source = block.get("source") or {}
         layout = media_box(self)
         row = QHBoxLayout()
-        self.caption = QLabel(f"Video · {source_label(self._source)}", self)
+        self.caption = plain_label(f"Video · {source_label(self._source)}", self)
         self.caption.setObjectName("mediaCaption")
         self.caption.setWordWrap(True)
         row.addWidget(self.caption, 1)

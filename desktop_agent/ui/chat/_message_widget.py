@@ -15,10 +15,12 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from desktop_agent.app import ConversationEntry, EntryKind
+from desktop_agent.app import ConversationEntry, EntryKind, answer_ending
 from desktop_agent.message import Msg
+from desktop_agent.ui._plain import plain_label, plain_tooltip
 from desktop_agent.ui.chat._audio_view import AudioView
 from desktop_agent.ui.chat._context import RenderContext
+from desktop_agent.ui.chat._ending_bar import HEADER_MARKS, EndingBar
 from desktop_agent.ui.chat._media_views import ImageView, VideoView
 from desktop_agent.ui.chat._text_views import CopyButton, MarkdownView, ThinkingView
 from desktop_agent.ui.chat._tool_views import ToolResultCard, ToolUseCard
@@ -65,7 +67,7 @@ def make_media_widget(ctx: RenderContext, block: Any) -> QWidget:
         return AudioView(ctx, block)
     if kind == "video":
         return VideoView(ctx, block)
-    label = QLabel(f"[{kind or 'unknown'} content]")
+    label = plain_label(f"[{kind or 'unknown'} content]")
     label.setObjectName("caption")
     return label
 
@@ -159,6 +161,7 @@ class MessageRow(RowWidget):
         if self.role != "tool":
             self._column.addLayout(self._make_header(entry.msg))
         self.blocks: list[tuple[str, QWidget]] = []
+        self.ending_bar: EndingBar | None = None
         self.waiting = QLabel("…", self.bubble)
         self.waiting.setObjectName("caption")
         self._column.addWidget(self.waiting)
@@ -169,14 +172,13 @@ class MessageRow(RowWidget):
     def _make_header(self, msg: Msg) -> QHBoxLayout:
         row = QHBoxLayout()
         row.setSpacing(6)
-        self.name_label = QLabel(msg.name, self.bubble)
+        self.name_label = plain_label(msg.name, self.bubble)
         self.name_label.setObjectName("senderName")
         row.addWidget(self.name_label)
-        if msg.metadata.get("_is_interrupted"):
-            note = QLabel("interrupted", self.bubble)
-            note.setObjectName("caption")
-            row.addWidget(note)
-            self.bubble.setProperty("interrupted", "true")
+        self.ending_mark = QLabel("", self.bubble)  # "interrupted", "cut off", ...
+        self.ending_mark.setObjectName("endingMark")
+        self.ending_mark.hide()
+        row.addWidget(self.ending_mark)
         row.addStretch(1)
         self.copy_button = CopyButton(lambda: self.msg.get_text_content() or "", self.bubble)
         self.copy_button.setObjectName("copyMessage")
@@ -192,18 +194,44 @@ class MessageRow(RowWidget):
         self.msg = entry.msg
         self.revision = entry.revision
         self.invalidate_width()
-        self.bubble.setToolTip(f"{entry.msg.name} · {entry.msg.timestamp}")
+        self.bubble.setToolTip(plain_tooltip(f"{entry.msg.name} · {entry.msg.timestamp}"))
         blocks = entry.msg.get_content_blocks()
         for i, block in enumerate(blocks):
             kind = str(block.get("type", "")) if isinstance(block, dict) else ""
             if i >= len(self.blocks) or self.blocks[i][0] != kind:
                 self._drop_blocks_from(i)
                 widget = self._make_block(kind, block, i)
-                self._column.addWidget(widget)
+                bar = self.ending_bar
+                if bar is None:
+                    self._column.addWidget(widget)
+                else:
+                    self._column.insertWidget(self._column.indexOf(bar), widget)
                 self.blocks.append((kind, widget))
             self._update_block(self.blocks[i][1], block, i, blocks, entry.streaming)
         self._drop_blocks_from(len(blocks))
         self.waiting.setVisible(not blocks and entry.streaming)
+        self._show_ending(entry)
+
+    def _show_ending(self, entry: ConversationEntry) -> None:
+        """The mark by the name and the line (with Retry/Continue) of an unusual ending."""
+        msg = entry.msg
+        ending = answer_ending(msg) if msg is not None and not entry.streaming else None
+        if self.name_label is not None:
+            mark = HEADER_MARKS.get(ending or "", "")
+            self.ending_mark.setText(mark)
+            self.ending_mark.setProperty("ending", ending or "")
+            self.ending_mark.setVisible(bool(mark))
+            interrupted = "true" if ending == "interrupted" else "false"
+            if self.bubble.property("interrupted") != interrupted:
+                self.bubble.setProperty("interrupted", interrupted)
+                self.bubble.style().unpolish(self.bubble)
+                self.bubble.style().polish(self.bubble)
+        if ending is None and self.ending_bar is None:
+            return
+        if self.ending_bar is None:
+            self.ending_bar = EndingBar(self._ctx, self.bubble)
+            self._column.addWidget(self.ending_bar)
+        self.ending_bar.update_entry(entry)
 
     def _drop_blocks_from(self, index: int) -> None:
         for _, widget in self.blocks[index:]:
@@ -342,7 +370,7 @@ class ErrorRow(RowWidget):
         row = QHBoxLayout(self.bubble)
         row.setContentsMargins(14, 10, 10, 10)
         row.setSpacing(10)
-        self.text_label = QLabel(entry.error_text or "Something went wrong.", self.bubble)
+        self.text_label = plain_label(entry.error_text or "Something went wrong.", self.bubble)
         self.text_label.setObjectName("errorText")
         self.text_label.setWordWrap(True)
         self.text_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -38,6 +38,8 @@ class ChatPalette:
     done: str
     failed: str
     interrupted: str
+    waiting: str
+    denied: str
     placeholder_bg: str
     chip_text: str
     pygments_style: str
@@ -67,6 +69,8 @@ LIGHT = ChatPalette(
     done="#1f8a4c",
     failed="#c0392b",
     interrupted="#b7791f",
+    waiting="#7e57c2",
+    denied="#64707d",
     placeholder_bg="#eef0f3",
     chip_text="#ffffff",
     pygments_style="friendly",
@@ -96,6 +100,8 @@ DARK = ChatPalette(
     done="#4cc27e",
     failed="#ef6b5b",
     interrupted="#e0a84a",
+    waiting="#b39ddb",
+    denied="#a3adb8",
     placeholder_bg="#2c3038",
     chip_text="#14161b",
     pygments_style="github-dark",
@@ -134,6 +140,12 @@ def chat_style_sheet(p: ChatPalette) -> str:
     #statusChip[status="done"] {{ background: {p.done}; }}
     #statusChip[status="error"] {{ background: {p.failed}; }}
     #statusChip[status="interrupted"] {{ background: {p.interrupted}; }}
+    #statusChip[status="waiting"] {{ background: {p.waiting}; }}
+    #statusChip[status="denied"] {{ background: {p.denied}; }}
+    #statusChip[status="not_run"] {{ background: {p.interrupted}; }}
+    #chatView QLabel#endingMark {{ border-radius: 8px; padding: 0px 7px; font-size: 11px;
+        font-weight: 600; color: {p.chip_text}; background: {p.interrupted}; }}
+    #chatView QLabel#endingText {{ color: {p.interrupted}; }}
     #mediaBox {{ background: {p.placeholder_bg}; border: 1px solid {p.border};
         border-radius: 6px; }}
     #errorBubble {{ background: {p.error_bg}; border: 1px solid {p.error_border};
@@ -148,6 +160,12 @@ def chat_style_sheet(p: ChatPalette) -> str:
     #chatView QPushButton {{ color: {p.text}; background: {p.assistant_bg};
         border: 1px solid {p.border}; border-radius: 6px; padding: 4px 12px; }}
     #chatView QPushButton:hover {{ border-color: {p.accent}; }}
+    #chatView QToolButton:focus, #chatView QPushButton:focus {{
+        border: 2px solid {p.accent}; }}
+    #chatView QPushButton#jumpToLatest {{ background: {p.accent}; color: #ffffff;
+        border: none; border-radius: 12px; padding: 5px 14px; font-weight: 600; }}
+    #chatView QLabel#exitCode {{ font-weight: 600; }}
+    #chatView QLabel#exitCode[failed="true"] {{ color: {p.error_text}; }}
     #chatView QSlider::groove:horizontal {{ height: 4px; background: {p.border};
         border-radius: 2px; }}
     #chatView QSlider::handle:horizontal {{ width: 12px; margin: -4px 0;

@@ -15,15 +15,20 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from desktop_agent.app import ToolStatus
 from desktop_agent.app._conversation import INTERRUPTED_TOOL_TEXT
+from desktop_agent.ui._plain import plain_label
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._document_view import AutoHeightDocumentView
 from desktop_agent.ui.chat._markdown import new_document
+from desktop_agent.ui.chat._shell_output import ShellOutputView, parse_shell_output
 from desktop_agent.ui.chat._text_views import PlainTextView
 
 STATUS_LABELS = {
     ToolStatus.RUNNING: "running…",
+    ToolStatus.WAITING: "waiting for permission",
     ToolStatus.DONE: "done",
     ToolStatus.ERROR: "error",
+    ToolStatus.DENIED: "denied",
+    ToolStatus.NOT_RUN: "not run",
     ToolStatus.INTERRUPTED: "interrupted",
 }
 _SYSTEM_INFO = f"<system-info>{INTERRUPTED_TOOL_TEXT}</system-info>"
@@ -43,6 +48,13 @@ def pretty_arguments(block: dict[str, Any]) -> str:
 def display_output_text(text: str) -> str:
     """Tool output text as shown: the interrupt marker without its tags."""
     return text.replace(_SYSTEM_INFO, INTERRUPTED_TOOL_TEXT)
+
+
+def tool_title(ctx: RenderContext, block: dict[str, Any]) -> str:
+    """The tool's name, with the MCP server it came from: ``"echo · from my-server"``."""
+    name = str(block.get("name", "tool"))
+    server = ctx.tool_origin(name)
+    return f"{name} · from {server}" if server else name
 
 
 class StatusChip(QLabel):
@@ -82,7 +94,7 @@ class _Card(QFrame):
         caption_label = QLabel(caption, header)
         caption_label.setObjectName("caption")
         row.addWidget(caption_label)
-        self.name_label = QLabel(name, header)
+        self.name_label = plain_label(name, header)
         self.name_label.setObjectName("senderName")
         row.addWidget(self.name_label)
         row.addStretch(1)
@@ -112,7 +124,7 @@ class ToolUseCard(_Card):
     def update_block(self, block: dict[str, Any]) -> None:
         """Show ``block`` (a ``ToolUseBlock``) and its call's current status."""
         self.call_id = str(block.get("id", ""))
-        self.name_label.setText(str(block.get("name", "tool")))
+        self.name_label.setText(tool_title(self._ctx, block))
         arguments = pretty_arguments(block)
         if arguments != self._arguments:
             self._arguments = arguments
@@ -137,12 +149,14 @@ class ToolResultCard(_Card):
 
     def update_block(self, block: dict[str, Any]) -> None:
         """Show ``block`` (a ``ToolResultBlock``) as it currently is."""
-        self.name_label.setText(str(block.get("name", "tool")))
+        self.name_label.setText(tool_title(self._ctx, block))
         self.chip.set_status(self._ctx.conversation.tool_status(str(block.get("id", ""))))
         output = block.get("output")
         items = [{"type": "text", "text": output}] if isinstance(output, str) else output or []
         for i, item in enumerate(items):
             kind = str(item.get("type", "")) if isinstance(item, dict) else ""
+            if kind == "text" and parse_shell_output(str(item.get("text", ""))) is not None:
+                kind = "shell"  # a program's result: exit code, stdout, stderr
             if i >= len(self._items) or self._items[i][0] != kind:
                 self._replace_from(i)
                 self._items.append((kind, self._make_item(kind, item)))
@@ -159,13 +173,15 @@ class ToolResultCard(_Card):
     def _make_item(self, kind: str, item: Any) -> QWidget:
         if kind == "text":
             return PlainTextView(self._ctx, self)
+        if kind == "shell":
+            return ShellOutputView(self._ctx, self)
         widget: QWidget = self._media_factory(item)
         widget.setParent(self)
         return widget
 
     @staticmethod
     def _update_item(widget: QWidget, item: Any) -> None:
-        if isinstance(widget, PlainTextView):
+        if isinstance(widget, PlainTextView | ShellOutputView):
             widget.set_text(display_output_text(str(item.get("text", ""))))
 
     def text_views(self) -> list[PlainTextView]:
@@ -174,4 +190,9 @@ class ToolResultCard(_Card):
 
     def output_text(self) -> str:
         """Every text output as shown, joined."""
-        return "\n".join(v.document().toPlainText() for v in self.text_views())
+        shown = [
+            w.shown_text() if isinstance(w, ShellOutputView) else w.document().toPlainText()
+            for _, w in self._items
+            if isinstance(w, PlainTextView | ShellOutputView)
+        ]
+        return "\n".join(shown)

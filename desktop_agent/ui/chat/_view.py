@@ -8,12 +8,14 @@ handled by the window.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QTextCharFormat
+from PySide6.QtWidgets import QPushButton, QTextEdit, QVBoxLayout, QWidget
 
 from desktop_agent.app import Conversation
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._doc_style import warm_highlighter
+from desktop_agent.ui.chat._document_view import DocumentView
 from desktop_agent.ui.chat._list import MessageList
 from desktop_agent.ui.chat._model import ConversationModel
 from desktop_agent.ui.chat._theme import chat_palette, chat_style_sheet
@@ -23,7 +25,10 @@ class ChatView(QWidget):
     """Shows a :class:`Conversation`: messages, tool cards, media, errors with Retry."""
 
     retry_requested = Signal()
-    """The user clicked Retry on an error bubble."""
+    """The user clicked Retry on an error bubble (or under a cut-off answer)."""
+
+    continue_requested = Signal()
+    """The user clicked Continue under a cut-off answer."""
 
     def __init__(self, conversation: Conversation, parent: QWidget | None = None) -> None:
         """Show ``conversation`` (it may already hold messages, and may stream into)."""
@@ -32,14 +37,86 @@ class ChatView(QWidget):
         self.conversation = conversation
         self.context = RenderContext(conversation, self)
         self.context.retry_requested.connect(self.retry_requested)
+        self.context.continue_requested.connect(self.continue_requested)
         self.model = ConversationModel(conversation, self)
         self.list = MessageList(self.model, self.context, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.list)
+        self.setFocusProxy(self.list)  # Tab reaches the list (arrows/PgUp scroll it)
         self._dark = False
+        self.highlighted_row: int | None = None
         self.setStyleSheet(chat_style_sheet(self.context.palette))
+        self.context.markdown_images.changed.connect(self._render_images_again)
+        self.jump_button = QPushButton("↓ Jump to latest", self.list)
+        self.jump_button.setObjectName("jumpToLatest")
+        self.jump_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.jump_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.jump_button.clicked.connect(self.scroll_to_latest)
+        self.jump_button.hide()
+        bar = self.list.verticalScrollBar()
+        bar.valueChanged.connect(self._update_jump_button)
+        bar.rangeChanged.connect(self._update_jump_button)
         warm_highlighter()
+
+    def reveal_match(self, query: str) -> int | None:
+        """Scroll to the first message containing ``query`` and highlight it there (a search
+        hit opened from the sidebar); the row, or ``None`` if no message contains it."""
+        needle = query.casefold().strip()
+        if not needle:
+            return None
+        for row, entry in enumerate(self.conversation.entries):
+            text = entry.msg.get_text_content() if entry.msg is not None else entry.error_text
+            if text and needle in text.casefold():
+                self.list.scroll_to_row(max(0, row))
+                self.flush()
+                self._highlight(row, query.strip())
+                return row
+        return None
+
+    def _highlight(self, row: int, query: str) -> None:
+        widget = self.list.row_widget(row)
+        if widget is None:
+            return
+        fmt = QTextCharFormat()
+        fmt.setBackground(QColor("#6b5a10" if self._dark else "#ffe58a"))
+        for view in widget.findChildren(DocumentView):
+            selections = []
+            cursor = view.document().find(query)
+            while not cursor.isNull():
+                selection = QTextEdit.ExtraSelection()
+                selection.cursor = cursor  # type: ignore[misc]
+                selection.format = fmt  # type: ignore[misc]
+                selections.append(selection)
+                cursor = view.document().find(query, cursor)
+            view.setExtraSelections(selections)
+        self.highlighted_row = row
+
+    def scroll_to_latest(self) -> None:
+        """Show the end of the conversation and follow it (sending, "Jump to latest")."""
+        self.list.scroll_to_bottom()
+        self.jump_button.hide()
+
+    def _update_jump_button(self) -> None:
+        """Offer "Jump to latest" while the user reads above a reply that streams in."""
+        away = not self.list.is_at_bottom() and self.conversation.turn_active
+        if away != self.jump_button.isVisible():
+            self.jump_button.setVisible(away)
+        if away:
+            self._place_jump_button()
+
+    def _place_jump_button(self) -> None:
+        button = self.jump_button
+        button.adjustSize()
+        viewport = self.list.viewport().geometry()
+        x = viewport.x() + (viewport.width() - button.width()) // 2
+        button.move(x, viewport.bottom() - button.height() - 12)
+        button.raise_()
+
+    def _render_images_again(self) -> None:
+        """A Markdown image became ready (or may now be fetched): render documents again."""
+        self.context.text_cache.clear()
+        self.list.rebuild_rows()
 
     def set_allow_remote_images(self, allowed: bool) -> None:
         """Fetch remote (http/https) images without asking, or only on "Load image"."""

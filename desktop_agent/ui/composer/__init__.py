@@ -1,5 +1,6 @@
 """The composer feature: text input, attachments with previews, Send/Stop."""
 
+from desktop_agent.ui.composer._allowed_tools import AllowedToolsChip
 from desktop_agent.ui.composer._attachments import (
     Attachment,
     AttachmentChip,
@@ -10,6 +11,7 @@ from desktop_agent.ui.composer._composer import Composer
 from desktop_agent.ui.composer._input import ComposerInput
 
 __all__ = [
+    "AllowedToolsChip",
     "Attachment",
     "AttachmentChip",
     "Composer",

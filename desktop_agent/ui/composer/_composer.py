@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_agent.message import ContentBlock, TextBlock
+from desktop_agent.ui.composer._allowed_tools import AllowedToolsChip
 from desktop_agent.ui.composer._attachments import (
     AUDIO_SUFFIXES,
     IMAGE_SUFFIXES,
@@ -42,6 +43,8 @@ class Composer(QFrame):
 
     send_requested = Signal(object)
     stop_requested = Signal()
+    send_refused = Signal(str)
+    """Enter was pressed with something to send, but sending is off; the reason why."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -49,6 +52,7 @@ class Composer(QFrame):
         self._busy = False
         self._styled_busy = False
         self._can_send = True
+        self._cannot_send_reason = ""
         self._chips: list[AttachmentChip] = []
         self.input = ComposerInput()
         self.input.submitted.connect(self._on_submit)
@@ -56,11 +60,13 @@ class Composer(QFrame):
         self.input.files_dropped.connect(self.add_files)
         self.input.textChanged.connect(self._refresh)
         self.input.blockCountChanged.connect(self._fit_height)
+        self.input.installEventFilter(self)  # the frame shows the focus ring of the input
         self.attach_button = QToolButton()
         self.attach_button.setText("+")  # plain glyphs: emoji fonts are often missing
         self.attach_button.setToolTip("Attach images or audio files")
         self.attach_button.setAutoRaise(True)
         self.attach_button.clicked.connect(self.open_file_dialog)
+        self.allowed_tools = AllowedToolsChip()  # tools allowed in this chat, revocable
         self.send_button = QPushButton("Send")
         self.send_button.setProperty("accent", True)
         self.send_button.clicked.connect(self._on_button)
@@ -85,6 +91,7 @@ class Composer(QFrame):
     def set_can_send(self, can_send: bool, reason: str = "") -> None:
         """Enable or disable sending (e.g. no provider configured), with a tooltip why."""
         self._can_send = can_send
+        self._cannot_send_reason = reason
         self.send_button.setToolTip("" if can_send else reason)
         self._refresh()
 
@@ -138,8 +145,19 @@ class Composer(QFrame):
         dialog.setNameFilters([f"Images and audio ({patterns})", "All files (*)"])
         dialog.filesSelected.connect(self.add_files)
         dialog.finished.connect(dialog.deleteLater)
+        dialog.finished.connect(lambda _result: self.input.setFocus())
         dialog.open()
         return dialog
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Ring the whole composer while its input has the keyboard focus."""
+        if watched is self.input and event.type() in (QEvent.Type.FocusIn, QEvent.Type.FocusOut):
+            focused = event.type() == QEvent.Type.FocusIn
+            if bool(self.property("focused")) != focused:
+                self.setProperty("focused", focused)
+                self.style().unpolish(self)
+                self.style().polish(self)
+        return super().eventFilter(watched, event)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         """Accept files and images dropped anywhere on the composer."""
@@ -163,7 +181,11 @@ class Composer(QFrame):
         return blocks
 
     def _on_submit(self) -> None:
-        if self._busy or not self._can_send:
+        if self._busy:
+            return
+        if not self._can_send:
+            if self.content():
+                self.send_refused.emit(self._cannot_send_reason)
             return
         content = self.content()
         if not content:
@@ -218,6 +240,7 @@ class Composer(QFrame):
         row.setSpacing(6)
         row.addWidget(self.attach_button)
         row.addWidget(self.input, 1)
+        row.addWidget(self.allowed_tools)
         row.addWidget(self.send_button)
         column = QVBoxLayout(self)
         column.setContentsMargins(8, 6, 8, 6)

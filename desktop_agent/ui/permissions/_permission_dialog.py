@@ -10,6 +10,7 @@ import json
 from typing import Any, Literal
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -19,6 +20,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from desktop_agent.ui._plain import plain_label
 
 Decision = Literal["allow_once", "allow_always", "deny"]
 
@@ -33,30 +36,59 @@ class PermissionDialog(QDialog):
         self.decision: Decision = "deny"
         title = QLabel(f"The assistant wants to run <b>{_escape(request.tool_name)}</b>.")
         title.setTextFormat(Qt.TextFormat.RichText)
-        self.summary_label = QLabel(request.summary)
+        self.summary_label = plain_label(request.summary)
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         arguments = json.dumps(request.arguments, indent=2, ensure_ascii=False, default=str)
         self.arguments_view = QPlainTextEdit(arguments)
         self.arguments_view.setReadOnly(True)
         self.arguments_view.setMaximumHeight(180)
-        self.allow_once_button = QPushButton("Allow once")
-        self.allow_always_button = QPushButton("Always allow in this chat")
-        self.deny_button = QPushButton("Deny")
-        self.deny_button.setDefault(True)
+        self.arguments_view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.stop_requested = False
+        """Whether the user chose to stop the whole answer (the call is denied too)."""
+        self._make_buttons()
         buttons = QDialogButtonBox()
+        buttons.addButton(self.stop_button, QDialogButtonBox.ButtonRole.DestructiveRole)
         buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.RejectRole)
         buttons.addButton(self.allow_always_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.allow_once_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.allow_once_button.clicked.connect(lambda: self._answer("allow_once"))
         self.allow_always_button.clicked.connect(lambda: self._answer("allow_always"))
         self.deny_button.clicked.connect(lambda: self._answer("deny"))
+        self.stop_button.clicked.connect(self._stop)
         layout = QVBoxLayout(self)
         layout.addWidget(title)
         layout.addWidget(self.summary_label)
         layout.addWidget(QLabel("Arguments:"))
         layout.addWidget(self.arguments_view)
         layout.addWidget(buttons)
+
+    def _make_buttons(self) -> None:
+        """Deny is focused and the default: Enter, Space and Esc deny. Allowing takes a
+        click or its own key (Alt+O, Alt+A); no key pressed by reflex grants anything."""
+        self.allow_once_button = QPushButton("Allow &once")
+        self.allow_always_button = QPushButton("&Always allow in this chat")
+        self.stop_button = QPushButton("&Stop the answer")
+        self.stop_button.setToolTip("Deny this call and stop the assistant's answer")
+        for button in (self.allow_once_button, self.allow_always_button, self.stop_button):
+            button.setAutoDefault(False)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.allow_once_button.setToolTip("Allow this call only (Alt+O)")
+        self.allow_always_button.setToolTip(
+            "Allow this tool until the chat ends; revoke it by the message box (Alt+A)"
+        )
+        self.deny_button = QPushButton("Deny")
+        self.deny_button.setDefault(True)
+        self.deny_button.setAutoDefault(True)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Focus Deny whenever the dialog appears."""
+        super().showEvent(event)
+        self.deny_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+    def _stop(self) -> None:
+        self.stop_requested = True
+        self._answer("deny")
 
     def _answer(self, decision: Decision) -> None:
         self.decision = decision

@@ -1,6 +1,18 @@
 """The Settings feature: the dialog and the controller that owns settings and provider."""
 
+from desktop_agent.ui.settings._agent_page import AgentPage
+from desktop_agent.ui.settings._data_page import DataPage
 from desktop_agent.ui.settings._settings_controller import SettingsController
 from desktop_agent.ui.settings._settings_dialog import SettingsDialog, SettingsPage
+from desktop_agent.ui.settings._tools_controller import ToolsController
+from desktop_agent.ui.settings._tools_page import ToolsPage
 
-__all__ = ["SettingsController", "SettingsDialog", "SettingsPage"]
+__all__ = [
+    "AgentPage",
+    "DataPage",
+    "SettingsController",
+    "SettingsDialog",
+    "SettingsPage",
+    "ToolsController",
+    "ToolsPage",
+]

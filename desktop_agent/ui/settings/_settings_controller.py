@@ -22,8 +22,8 @@ from desktop_agent.app import (
     ModelListError,
     Provider,
     Settings,
+    discover,
     fetch_model_ids,
-    resolve_provider,
     save_settings,
 )
 from desktop_agent.app._providers import LOCAL_SERVERS
@@ -45,6 +45,9 @@ class SettingsController(QObject):
     settings_changed = Signal(object)
     provider_changed = Signal(object)
     searching_changed = Signal(bool)
+    discovery_notes = Signal(list)
+    """What the last search found worth saying, e.g. "LM Studio on port 1234 needs an API
+    key: …" (an empty list when nothing)."""
     warning = Signal(str)
     dialog_opened = Signal(object)
 
@@ -92,13 +95,15 @@ class SettingsController(QObject):
         """Find the provider (settings → environment → local server) and announce it."""
         self.searching_changed.emit(True)
         try:
-            provider = await resolve_provider(
+            found = await discover(
                 self._settings,
                 environ=os.environ if self._environ is None else self._environ,
                 local_servers=self._local_servers,
             )
         finally:
             self.searching_changed.emit(False)
+        provider = found.provider
+        self.discovery_notes.emit(found.notes)
         self._provider = provider
         self.provider_changed.emit(provider)
         return provider

@@ -125,6 +125,7 @@ class SettingsDialog(QDialog):
                 "system_prompt": self.system_prompt.toPlainText(),
                 "theme": "dark" if self.theme.currentIndex() == 1 else "light",
                 "allow_remote_images": self.remote_images.isChecked(),
+                "plan_mode": self.plan_mode.isChecked(),
             }
         )
 
@@ -160,6 +161,10 @@ class SettingsDialog(QDialog):
         self.theme = QComboBox()
         self.theme.addItems(["Light", "Dark"])
         self.remote_images = QCheckBox("Load images from the web in messages without asking")
+        self.plan_mode = QCheckBox("Plan complex tasks (the chat shows the plan as a checklist)")
+        self.plan_mode.setToolTip(
+            "Gives the assistant plan tools; every request then carries ~2,000 more tokens"
+        )
 
     def _build_layout(self) -> None:
         model_page, form = _form_page()
@@ -170,6 +175,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.models_status)
         form.addRow("Temperature", self.temperature)
         form.addRow("System prompt", self.system_prompt)
+        form.addRow("", self.plan_mode)
         appearance_page, appearance = _form_page()
         appearance.addRow("Theme", self.theme)
         appearance.addRow("", self.remote_images)
@@ -205,6 +211,7 @@ class SettingsDialog(QDialog):
         self.system_prompt.setPlainText(settings.system_prompt)
         self.theme.setCurrentIndex(1 if settings.theme == "dark" else 0)
         self.remote_images.setChecked(settings.allow_remote_images)
+        self.plan_mode.setChecked(settings.plan_mode)
 
     def _show_preset(self, preset: ProviderPreset) -> None:
         self.preset.setCurrentText(preset.name)

@@ -40,7 +40,7 @@ READ_ONLY_TEXT = (
     "This session is open in another desktop-agent window, so it is read-only here: "
     "new messages cannot be saved. Close it there, or start a new chat."
 )
-READ_ONLY_REASON = "This session is read-only here (open in another window)."
+READ_ONLY_REASON = "This session is read-only here (see the message above the chat)."
 NO_PROVIDER_REASON = "Connect a model in Settings first."
 CLOCK_MS = 60_000
 SEARCH_LIMIT = 200
@@ -92,6 +92,8 @@ class SessionsController(QObject):
         sidebar.restore_requested.connect(self.restore)
         sidebar.search_changed.connect(self.search)
         sidebar.trash_toggled.connect(self.show_trash)
+        sidebar.trashed_session_clicked.connect(self.preview_trashed)
+        self.window.trash_preview.restore_requested.connect(self.restore)
         sidebar.empty_trash_requested.connect(self.empty_trash)
         self.model.rename_requested.connect(self.rename)
         self.panel.back_requested.connect(self._hide_problem)
@@ -134,8 +136,10 @@ class SessionsController(QObject):
     async def _activate(self, session_id: str) -> None:
         from desktop_agent.app.library import SessionError
 
+        query = self.model.search_query  # a search hit opens at its match
         if session_id == self.switcher.active_id:
             self._hide_problem()
+            self._reveal(query)
             return
         if not await self._stopped_if_busy():
             self._select_active()
@@ -146,6 +150,13 @@ class SessionsController(QObject):
             self._show_problem(session_id, exc)
         except RuntimeError as exc:  # a turn started meanwhile
             logger.info("Not switching sessions: %s", exc)
+        else:
+            self._reveal(query)
+
+    def _reveal(self, query: str) -> None:
+        reveal = getattr(self.window.chat_view, "reveal_match", None)
+        if query and callable(reveal):
+            reveal(query)
 
     def new_chat(self) -> None:
         """Start an empty chat (asking first if a reply is being written)."""
@@ -185,25 +196,14 @@ class SessionsController(QObject):
     # -- managing --------------------------------------------------------------------
 
     def delete(self, session_id: str) -> None:
-        """Ask, then move a session to the trash (with Undo)."""
+        """Move a session to the trash at once: Undo and the Trash bring it back, so no
+        question is asked first (a reply being written in it is stopped)."""
         self._tasks.spawn(self._delete(session_id), "sessions-delete")
 
     async def _delete(self, session_id: str) -> None:
         from desktop_agent.app.library import SessionError
 
         title = self._title_of(session_id)
-        box = QMessageBox(QMessageBox.Icon.Warning, "Delete session", "", parent=self.window)
-        box.setText(f"Delete “{title}”?")
-        running = session_id == self.switcher.active_id and self.switcher.service.busy
-        box.setInformativeText(
-            "It goes to the Trash, where you can restore it until the trash is emptied."
-            + (" The reply being written will be stopped." if running else "")
-        )
-        delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(delete)
-        if not await self._ask(box, delete):
-            return
         try:
             was_active = await self.switcher.delete(session_id)
         except SessionError as exc:
@@ -228,6 +228,11 @@ class SessionsController(QObject):
             return
         if self.sidebar.undo_bar.session_id == session_id:
             self.sidebar.undo_bar.hide()
+        if self.window.trash_preview_shown and self.window.trash_preview.session_id == session_id:
+            self.window.show_trash_preview(False)
+            self.sidebar.trash_button.setChecked(False)  # back to the sessions, and open it
+            await self._activate(session_id)
+            return
         if self.sidebar.in_trash:
             await self._show_trash(True)
         if session_id == self._deleted_active and self.switcher.fresh:
@@ -283,12 +288,31 @@ class SessionsController(QObject):
             return
         self.sidebar.set_status("Searching…")
         rows = await self.switcher.search(text, limit=SEARCH_LIMIT)
-        self._show_rows(rows, "search")
+        self._show_rows(rows, "search", text)
         self.sidebar.set_status("" if rows else f"No sessions match “{text}”.")
 
     def show_trash(self, shown: bool) -> None:
         """Show the trash, or the sessions again."""
+        if not shown:
+            self.window.show_trash_preview(False)
         self._tasks.spawn(self._show_trash(shown), "sessions-trash")
+
+    def preview_trashed(self, session_id: str) -> None:
+        """Show a deleted session read-only, with Restore (a click in the Trash)."""
+        self._tasks.spawn(self._preview_trashed(session_id), "sessions-trash-preview")
+
+    async def _preview_trashed(self, session_id: str) -> None:
+        from desktop_agent.app.library import SessionError
+
+        title = self._title_of(session_id)
+        try:
+            messages = await self.switcher.trashed_messages(session_id)
+        except SessionError as exc:
+            self._show_banner(f"“{title}” cannot be shown: {exc.message}")
+            return
+        self.window.trash_preview.set_theme(bool(getattr(self.window.chat_view, "dark", False)))
+        self.window.trash_preview.show_session(session_id, title, messages)
+        self.window.show_trash_preview(True)
 
     async def _show_trash(self, shown: bool) -> None:
         if not shown:
@@ -304,8 +328,8 @@ class SessionsController(QObject):
         else:
             await self._run_search(self.sidebar.search.text().strip())
 
-    def _show_rows(self, rows: list[SessionSummary], mode: ListMode) -> None:
-        self.model.set_rows(rows, mode)
+    def _show_rows(self, rows: list[SessionSummary], mode: ListMode, query: str = "") -> None:
+        self.model.set_rows(rows, mode, query)
         self.rows_loaded.emit(mode)
 
     # -- events ----------------------------------------------------------------------
@@ -321,11 +345,12 @@ class SessionsController(QObject):
             self.model.apply(event)
 
     def _on_active(self, event: ActiveSessionChanged) -> None:
+        self.window.show_trash_preview(False)
         self.model.set_active(event.session_id)
         self._hide_problem()
         self._hide_banner()
         self._session_model = event.model
-        self._set_read_only(event.read_only)
+        self._set_read_only(event.read_only, event.read_only_reason)
         self.on_provider(self.switcher.service.provider)
         self.window.status_line.set_usage(None)
         if event.session_id is not None:
@@ -353,10 +378,10 @@ class SessionsController(QObject):
                 self._session_model = provider.model
                 self.on_provider(provider)
 
-    def _set_read_only(self, read_only: bool) -> None:
+    def _set_read_only(self, read_only: bool, reason: str = "") -> None:
         was, self._read_only = self._read_only, read_only
         if read_only:
-            self._show_banner(READ_ONLY_TEXT)
+            self._show_banner(reason or READ_ONLY_TEXT)
         elif was:
             provider = self.switcher.service.provider
             self.window.composer.set_can_send(provider is not None, NO_PROVIDER_REASON)

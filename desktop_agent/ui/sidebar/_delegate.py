@@ -58,7 +58,8 @@ class SessionDelegate(QStyledItemDelegate):
                 snippet_rect = QRect(
                     rect.left(), title_rect.bottom() + LINE_GAP, rect.width(), line
                 )
-                self._paint_muted(painter, option, snippet_rect, str(snippet))
+                query = str(getattr(index.model(), "search_query", ""))
+                self._paint_snippet(painter, option, snippet_rect, str(snippet), query)
         finally:
             painter.restore()
 
@@ -141,6 +142,31 @@ class SessionDelegate(QStyledItemDelegate):
         shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
         painter.drawText(rect, _LEFT, shown)
 
+    def _paint_snippet(
+        self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect, text: str, query: str
+    ) -> None:
+        """The snippet, cut so that the matched words show, and drawn in the text colour."""
+        font = QFont(option.font)
+        font.setPointSizeF(max(font.pointSizeF() * 0.9, 6.0))
+        metrics = QFontMetrics(font)
+        shown = snippet_around(text, query, metrics, rect.width())
+        painter.setFont(font)
+        at = shown.casefold().find(query.casefold()) if query else -1
+        muted = option.palette.color(QPalette.ColorRole.PlaceholderText)
+        if at < 0:
+            painter.setPen(muted)
+            painter.drawText(rect, _LEFT, shown)
+            return
+        x = rect.left()
+        for part, color in (
+            (shown[:at], muted),
+            (shown[at : at + len(query)], option.palette.color(QPalette.ColorRole.Text)),
+            (shown[at + len(query) :], muted),
+        ):
+            painter.setPen(color)
+            painter.drawText(QRect(x, rect.top(), rect.right() - x, rect.height()), _LEFT, part)
+            x += metrics.horizontalAdvance(part)
+
     # -- inline rename ---------------------------------------------------------------
 
     def createEditor(
@@ -168,3 +194,20 @@ class SessionDelegate(QStyledItemDelegate):
     ) -> None:
         """Over the row, inside its padding."""
         editor.setGeometry(option.rect.adjusted(4, 2, -4, -2))
+
+
+def snippet_around(text: str, query: str, metrics: QFontMetrics, width: int) -> str:
+    """``text`` fitted into ``width`` pixels with the first match of ``query`` visible:
+    words before it are dropped ("…") until it sits in the first third of the line."""
+    at = text.casefold().find(query.casefold()) if query else -1
+    if at > 0:
+        start = 0
+        while metrics.horizontalAdvance(text[start:at]) > width // 3:
+            space = text.find(" ", start + 1, at)
+            if space < 0:
+                start = max(start, at - 8)
+                break
+            start = space + 1
+        if start > 0:
+            text = "…" + text[start:].lstrip("…")
+    return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)

@@ -64,6 +64,8 @@ class SessionListModel(QAbstractListModel):
         self._active: str | None = None
         self._mode: ListMode = "all"
         self._now = datetime.now().astimezone()
+        self.search_query = ""
+        """The query of the search results shown ("" otherwise)."""
 
     # -- reading ---------------------------------------------------------------------
 
@@ -154,11 +156,13 @@ class SessionListModel(QAbstractListModel):
 
     # -- writing ---------------------------------------------------------------------
 
-    def set_rows(self, rows: list[SessionSummary], mode: ListMode = "all") -> None:
-        """Show ``rows`` (already in order): every session, search results or the trash."""
+    def set_rows(self, rows: list[SessionSummary], mode: ListMode = "all", query: str = "") -> None:
+        """Show ``rows`` (already in order): every session, search results (for ``query``)
+        or the trash."""
         self.beginResetModel()
         self._rows = list(rows)
         self._mode = mode
+        self.search_query = query if mode == "search" else ""
         self._now = datetime.now().astimezone()
         self.endResetModel()
 

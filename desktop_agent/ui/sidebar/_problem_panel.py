@@ -33,9 +33,11 @@ class SessionProblemPanel(QWidget):
         self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message = QLabel()
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # it may quote the file
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.path = QLabel()
+        self.path.setTextFormat(Qt.TextFormat.PlainText)
         self.path.setObjectName("caption")
         self.path.setWordWrap(True)
         self.path.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

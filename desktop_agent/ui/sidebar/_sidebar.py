@@ -8,7 +8,7 @@ pauses (clearing it fires at once).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,11 +29,14 @@ from desktop_agent.ui.sidebar._delegate import SessionDelegate
 from desktop_agent.ui.sidebar._model import SESSION_ID_ROLE, SessionListModel
 
 SEARCH_DEBOUNCE_MS = 250
+MIN_WIDTH = 200
 _UNDO_TITLE_CHARS = 32
+UNDO_SHOWN_MS = 10_000
+"""How long "Deleted … Undo" stays offered."""
 
 
 class UndoBar(DismissibleNotice):
-    """ "Deleted “title”. Undo" — shown after a delete until dismissed or replaced."""
+    """ "Deleted “title”. Undo" — shown after a delete for :data:`UNDO_SHOWN_MS`."""
 
     undo_requested = Signal(str)
 
@@ -48,6 +51,10 @@ class UndoBar(DismissibleNotice):
         self.undo_button.setToolTip("Bring the session back")
         self.undo_button.clicked.connect(self._undo)
         self.add_button(self.undo_button)
+        self.expiry = QTimer(self)  # the offer goes; the session stays in the Trash
+        self.expiry.setSingleShot(True)
+        self.expiry.setInterval(UNDO_SHOWN_MS)
+        self.expiry.timeout.connect(self.hide)
 
     def show_deleted(self, session_id: str, title: str) -> None:
         """Offer to bring back the session just deleted."""
@@ -57,6 +64,7 @@ class UndoBar(DismissibleNotice):
         self.label.setText(f"Deleted “{title}”.")
         self.label.setToolTip("It is in the Trash until the trash is emptied.")
         self.show()
+        self.expiry.start()
 
     def _undo(self) -> None:
         self.hide()
@@ -91,6 +99,8 @@ class Sidebar(QFrame):
         search_changed(str): The search text, once typing pauses.
         trash_toggled(bool): Show the trash (True) or the sessions again.
         empty_trash_requested(): "Empty trash" (the controller confirms first).
+        export_requested(str), copy_markdown_requested(str): a row's "Export…" and
+            "Copy chat as Markdown".
     """
 
     new_chat_requested = Signal()
@@ -101,13 +111,15 @@ class Sidebar(QFrame):
     restore_requested = Signal(str)
     search_changed = Signal(str)
     trash_toggled = Signal(bool)
+    trashed_session_clicked = Signal(str)
     empty_trash_requested = Signal()
+    export_requested = Signal(str)
+    copy_markdown_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sidebar")
-        self.setMinimumWidth(200)
-        self.setMaximumWidth(360)
+        self.setMaximumWidth(360)  # the minimum: see minimumSizeHint (nothing clipped)
         self.model = SessionListModel(self)
         self.new_chat_button = QPushButton("+  New chat")
         self.new_chat_button.setToolTip("Start a fresh conversation (Ctrl+N)")
@@ -137,6 +149,11 @@ class Sidebar(QFrame):
         self._debounce.setInterval(SEARCH_DEBOUNCE_MS)
         self._debounce.timeout.connect(self._emit_search)
         self._build_layout()
+
+    def minimumSizeHint(self) -> QSize:
+        """Wide enough for the bottom buttons in full (at any font or scale), ≥ 200 px."""
+        hint = super().minimumSizeHint()
+        return QSize(max(MIN_WIDTH, hint.width()), hint.height())
 
     # -- what the controller calls ---------------------------------------------------
 
@@ -241,8 +258,13 @@ class Sidebar(QFrame):
         self.trash_toggled.emit(shown)
 
     def _on_clicked(self, index: QModelIndex) -> None:
-        if index.isValid() and not self.in_trash:
-            self.session_activated.emit(str(index.data(SESSION_ID_ROLE)))
+        if not index.isValid():
+            return
+        session_id = str(index.data(SESSION_ID_ROLE))
+        if self.in_trash:
+            self.trashed_session_clicked.emit(session_id)  # shown read-only
+        else:
+            self.session_activated.emit(session_id)
 
     def _on_delete_pressed(self, index: QModelIndex) -> None:
         if not self.in_trash:
@@ -269,6 +291,12 @@ class Sidebar(QFrame):
         rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
         rename.setEnabled(bool(self.model.flags(index) & Qt.ItemFlag.ItemIsEditable))
         rename.triggered.connect(lambda: self.start_rename(session_id))
+        menu.addSeparator()
+        export = menu.addAction("Export…")
+        export.triggered.connect(lambda: self.export_requested.emit(session_id))
+        copy = menu.addAction("Copy chat as Markdown")
+        copy.triggered.connect(lambda: self.copy_markdown_requested.emit(session_id))
+        menu.addSeparator()
         delete = menu.addAction("Delete…")
         delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         delete.triggered.connect(lambda: self.delete_requested.emit(session_id))

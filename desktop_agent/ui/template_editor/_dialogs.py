@@ -148,8 +148,16 @@ class EditorDialogs(QObject):
         return chosen
 
     def _show(self, dialog: QDialog) -> None:
-        if self.dialog is not None and self.dialog.isVisible():
-            self.dialog.reject()
-        self.dialog = dialog
-        dialog.finished.connect(dialog.deleteLater)
+        previous, self.dialog = self.dialog, dialog
+        if previous is not None and previous.isVisible():
+            previous.reject()
+        # A finished dialog is deleted later; forget it first, so that the next gesture
+        # never touches a deleted C++ object (each dialog opens any number of times).
+        dialog.finished.connect(lambda _result: self._forget(dialog))
         dialog.open()
+
+    def _forget(self, dialog: QDialog) -> None:
+        if self.dialog is dialog:
+            self.dialog = None
+        dialog.deleteLater()
+        self._window.activateWindow()

@@ -212,10 +212,11 @@ class PreviewPane(QWidget):
         muted = self.palette().color(self.palette().ColorRole.PlaceholderText)
         for report in preview.reports:
             mark = "✓" if report.included else "✗"
-            item = QTreeWidgetItem([report.module_name, f"{mark} {report.reason}", ""])
+            said = plain_reason(report.reason, report.included)
+            item = QTreeWidgetItem([report.module_name, f"{mark} {said}", ""])
             item.setText(2, str(report.tokens) if report.included else "–")
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            item.setToolTip(1, report.reason)
+            item.setToolTip(1, f"{said}\n(engine: {report.reason})")
             item.setToolTip(0, report.text[:2000] or "(empty)")
             if not report.included:
                 for column in range(3):
@@ -254,3 +255,29 @@ def _messages_html(preview: Preview) -> str:
             f'<p style="white-space:pre-wrap; margin-top:0px;">{text}</p>'
         )
     return "".join(parts)
+
+
+_BUILTIN_VERDICTS = {
+    ("is_relevant_func", True): "shares words with your message",
+    ("is_relevant_func", False): "no words in common with your message",
+    ("has_content", True): "its variables have content",
+    ("has_content", False): "its variables are empty",
+}
+
+
+def plain_reason(reason: str, included: bool) -> str:
+    """Why a module is in or out, in the user's words ("left out: its variables are empty")
+    rather than the engine's ("has_content returned False")."""
+    verdict = "included" if included else "left out"
+    if reason == "always":
+        return "included: always"
+    if reason == "importance_func=false":
+        return "left out: switched off (importance: never)"
+    if reason.startswith("error: "):
+        return f"left out: an error — {reason.removeprefix('error: ')}"
+    name, returned, value = reason.rpartition(" returned ")
+    if not returned:
+        return f"{verdict}: {reason}"
+    said_yes = value == "True"
+    known = _BUILTIN_VERDICTS.get((name, said_yes))
+    return f"{verdict}: {known or f'{name} said ' + ('yes' if said_yes else 'no')}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -101,6 +102,7 @@ class SegmentRow(QFrame):
         if self.kind == "text":
             self.text_editor = GrowingTextEdit()
             self.text_editor.setPlaceholderText("Text inserted as is")
+            self.trailing_spaces = TrailingSpaceMarker(self.text_editor.document())
             self.text_editor.setPlainText(segment.value)
             self.text_editor.textChanged.connect(self._text_changed)
             self.text_editor.setAccessibleName(f"Text of segment {self.position + 1}")
@@ -246,3 +248,24 @@ def focus_segment_editor(row: SegmentRow) -> None:
     editor = row.text_editor or row.picker
     if editor is not None:
         editor.setFocus(Qt.FocusReason.OtherFocusReason)
+
+
+class TrailingSpaceMarker(QSyntaxHighlighter):
+    """Shades spaces and tabs at the end of each line of a text segment.
+
+    They are inserted as is (a segment followed by a variable often needs one), yet are
+    invisible in an editor; shaded, the user sees them and can tell "Hello " from "Hello".
+    """
+
+    def __init__(self, document: QTextDocument) -> None:
+        """Mark trailing spaces in ``document``."""
+        super().__init__(document)
+        self.marked = QTextCharFormat()
+        self.marked.setBackground(QColor(240, 180, 60, 110))
+        self.marked.setToolTip("Spaces at the end of the line (inserted as is)")
+
+    def highlightBlock(self, text: str) -> None:
+        """Shade the trailing whitespace of one line."""
+        stripped = len(text.rstrip(" \t"))
+        if stripped < len(text):
+            self.setFormat(stripped, len(text) - stripped, self.marked)

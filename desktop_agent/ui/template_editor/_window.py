@@ -50,6 +50,7 @@ from desktop_agent.ui.template_editor._preview_pane import (
 from desktop_agent.ui.template_editor._segments import focus_segment_editor
 
 AppliedCallback = Callable[[ContextConfig], None]
+APPLIED_NOTICE = "Applied:"
 
 
 class TemplateEditorWindow(QWidget):
@@ -263,6 +264,8 @@ class TemplateEditorWindow(QWidget):
     # ----------------------------------------------------------- document events
 
     def _document_changed(self, change: Change) -> None:
+        if self.chrome.notice.label.text().startswith(APPLIED_NOTICE):
+            self.chrome.notice.hide()  # an edit after applying: the draft is ahead again
         row = self.module_list.current_row()
         if change.kind == "reset":
             self.module_list.select_row(max(row, 0))
@@ -383,7 +386,7 @@ class TemplateEditorWindow(QWidget):
         self._applied_data = template_data(config)
         self.undo_stack.setClean()
         self._update_state()
-        self.chrome.show_notice("Applied: the next turn uses this template.")
+        self.chrome.show_notice(f"{APPLIED_NOTICE} the next turn uses this template.")
         self.applied.emit(config)
         if self._on_applied is not None:
             self._on_applied(config)

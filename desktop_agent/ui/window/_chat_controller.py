@@ -88,6 +88,13 @@ class ChatController(QObject):
         except RuntimeError as exc:
             logger.info("Not retrying: %s", exc)
 
+    def continue_answer(self) -> None:
+        """Ask the model to go on with its cut-off answer (the answer's Continue)."""
+        try:
+            self.service.continue_answer()
+        except RuntimeError as exc:
+            logger.info("Not continuing: %s", exc)
+
     def new_chat(self) -> None:
         """Start a fresh conversation."""
         self._tasks.spawn(self.service.new_conversation(), "chat-new")
@@ -110,8 +117,16 @@ class ChatController(QObject):
 def describe_state(event: Any) -> str:
     """The status line's state caption for a turn event."""
     if isinstance(event, TurnStarted):
+        if event.continuation:
+            return "Continuing…"
         return "Retrying…" if event.retry else "Answering…"
     if isinstance(event, TurnFinished):
+        if event.cut_off:
+            return "Answer cut off — Retry or Continue"
+        if event.at_token_limit:
+            return "Stopped at the token limit — Continue available"
+        if event.finish_reason == "content_filter":
+            return "Stopped by the content filter"
         return "Ready"
     if isinstance(event, TurnInterrupted):
         return "Stopped"

@@ -10,12 +10,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication, QDialog
+from shiboken6 import isValid
 
 from desktop_agent.app import (
     ChatService,
     Conversation,
     LocalServer,
+    McpServers,
     Provider,
     SessionSwitcher,
     Settings,
@@ -27,12 +30,15 @@ from desktop_agent.app import (
 )
 from desktop_agent.app._providers import LOCAL_SERVERS
 from desktop_agent.ui.chat import ChatView
+from desktop_agent.ui.export import ExportController
 from desktop_agent.ui.permissions import PermissionController
-from desktop_agent.ui.settings import SettingsController
+from desktop_agent.ui.settings import AgentPage, DataPage, SettingsController, ToolsController
+from desktop_agent.ui.settings._agent_page import AGENT_PAGE_TITLE
 from desktop_agent.ui.sidebar import SessionsController
 from desktop_agent.ui.template_editor import TemplateEditorController
-from desktop_agent.ui.theme import apply_theme
+from desktop_agent.ui.theme import apply_theme, resolve_dark
 from desktop_agent.ui.window._chat_controller import ChatController, describe_state
+from desktop_agent.ui.window._geometry import place_window, save_placement, state_path
 from desktop_agent.ui.window._main_window import MainWindow
 
 NO_PROVIDER_REASON = "Connect a model in Settings first."
@@ -61,13 +67,19 @@ class DesktopApp(QObject):
     ) -> None:
         super().__init__()
         loaded = load_settings(settings_path)
+        self._window_state = state_path()
+        self._placed = False
         self.conversation = Conversation()
         self.settings = SettingsController(
             loaded, path=settings_path, local_servers=local_servers, environ=environ
         )
         self.permissions = PermissionController()
+        self.mcp_servers = McpServers(loaded.settings.mcp_servers)  # shared by every chat
         self.service = ChatService(
-            self.conversation, loaded.settings, ask_permission=self.permissions.ask
+            self.conversation,
+            loaded.settings,
+            ask_permission=self.permissions.ask,
+            mcp_servers=self.mcp_servers,
         )
         self.chat = ChatController(self.service)
         self.chat_view = _make_chat_view(self.conversation)
@@ -76,6 +88,11 @@ class DesktopApp(QObject):
             SessionSwitcher(self.service, self.conversation), self.window, self.chat
         )
         self.template_editor = TemplateEditorController(self.service, self.window)
+        self.export = ExportController(self.sessions.switcher, self.window)  # Ctrl+Shift+E
+        self.settings.add_page_factory("Data", lambda: DataPage(self.sessions.switcher))
+        self.settings.add_page_factory(AGENT_PAGE_TITLE, AgentPage)  # working folder, timeout
+        self.tools = ToolsController(self.mcp_servers, self.settings, self.service)  # "Tools" tab
+        self.chat_view.context.tool_origin = self.mcp_servers.server_of_tool
         self.settings.set_parent_widget(self.window)
         self.permissions.set_parent_widget(self.window)
         self._wire()
@@ -87,14 +104,21 @@ class DesktopApp(QObject):
         """Show the window, then find the provider (the window paints meanwhile)."""
         self.window.composer.set_can_send(False, "Looking for a model…")
         self.window.status_line.set_state("Looking for a model…")
+        place_window(self.window, self.window.splitter, self._window_state)
+        self._placed = True
         self.window.show()
         self.window.composer.input.setFocus()
+        self.tools.start()
         return await self.settings.resolve()
 
     async def aclose(self) -> None:
         """Stop a running turn, cancel background work, close the model client."""
+        if self._placed and isValid(self.window):
+            save_placement(self.window, self.window.splitter, self._window_state)
         await self.chat.aclose()
+        await self.tools.aclose()  # every MCP server process ends
         await self.template_editor.aclose()
+        await self.export.aclose()
         await self.sessions.aclose()  # after the turn is cancelled: saves what it left
         await self.settings.aclose()
 
@@ -103,23 +127,77 @@ class DesktopApp(QObject):
     def _wire(self) -> None:
         window, composer = self.window, self.window.composer
         composer.send_requested.connect(self.chat.send)
+        composer.send_requested.connect(self.chat_view.scroll_to_latest)  # even if scrolled up
         composer.stop_requested.connect(self.chat.stop)
         window.stop_requested.connect(self.chat.stop)
         window.sidebar.new_chat_requested.connect(self._new_chat)
         window.sidebar.settings_requested.connect(self.settings.open_dialog)
         window.sidebar.template_requested.connect(self.template_editor.open)
+        window.sidebar.export_requested.connect(self.export.export)
+        window.sidebar.copy_markdown_requested.connect(self.export.copy_markdown)
         self.sessions.active_changed.connect(self.template_editor.session_changed)
         window.first_run.open_settings_requested.connect(self.settings.open_dialog)
         window.first_run.search_again_requested.connect(self.settings.search_again)
         self.settings.searching_changed.connect(window.first_run.set_searching)
+        self.settings.discovery_notes.connect(window.first_run.set_notes)
         self.settings.provider_changed.connect(self._on_provider)
         self.settings.provider_changed.connect(self.sessions.on_provider)  # after: read-only
         window.first_painted.connect(self.sessions.start)
         self.settings.settings_changed.connect(self._apply_settings)
         self.settings.warning.connect(window.banner.show_text)
         self.chat.busy_changed.connect(composer.set_busy)
+        self._wire_focus_and_keys()
         self.chat.turn_event.connect(self._on_turn_event)
         self.chat_view.retry_requested.connect(self.chat.retry)
+        self.chat_view.continue_requested.connect(self.chat.continue_answer)
+        self.permissions.stop_requested.connect(self.chat.stop)
+        chip = composer.allowed_tools
+        chip.revoke_requested.connect(self.service.revoke_tool)
+        self.service.subscribe_permissions(lambda: chip.set_tools(self.service.allowed_tools))
+
+    def _wire_focus_and_keys(self) -> None:
+        window, composer = self.window, self.window.composer
+        composer.stop_requested.connect(window.focus_composer)
+        window.stop_requested.connect(window.focus_composer)
+        composer.send_refused.connect(self._explain_refused_send)
+        window.banner.settings_button.clicked.connect(self.settings.open_dialog)
+        for opened in (
+            self.settings.dialog_opened,
+            self.permissions.dialog_opened,
+            self.sessions.dialog_opened,
+        ):
+            opened.connect(self._focus_composer_after)
+        window.shortcuts.connect("copy_last_answer", self.copy_last_answer)
+        hints = QGuiApplication.styleHints()
+        if hints is not None:
+            hints.colorSchemeChanged.connect(self._on_color_scheme)
+
+    def _focus_composer_after(self, dialog: QDialog) -> None:
+        """When ``dialog`` closes, typing goes to the message field again."""
+        dialog.finished.connect(lambda _result: self.window.focus_composer())
+
+    def _explain_refused_send(self, reason: str) -> None:
+        """Enter with nothing to talk to: say why, and lead to Settings."""
+        text = reason or NO_PROVIDER_REASON
+        self.window.banner.show_text(text, settings=self.settings.provider is None)
+
+    def copy_last_answer(self) -> bool:
+        """Ctrl+Shift+C: put the last assistant answer on the clipboard; whether one was."""
+        for entry in reversed(self.conversation.entries):
+            msg = entry.msg
+            if msg is not None and msg.role == "assistant":
+                text = msg.get_text_content() or ""
+                if text.strip():
+                    clipboard = QGuiApplication.clipboard()
+                    clipboard.setText(text)
+                    self.window.status_line.set_state("Copied the last answer")
+                    return True
+        self.window.status_line.set_state("No answer to copy yet")
+        return False
+
+    def _on_color_scheme(self, _scheme: object) -> None:
+        if self.settings.settings.theme == "system":
+            self._apply_settings(self.settings.settings)
 
     def _on_provider(self, provider: Provider | None) -> None:
         self.chat.configure(self.settings.settings, provider)
@@ -134,7 +212,7 @@ class DesktopApp(QObject):
             self.window.status_line.set_state("Ready")  # keep "Error"/"Stopped" after a turn
 
     def _apply_settings(self, settings: Settings) -> None:
-        dark = settings.theme == "dark"
+        dark = resolve_dark(settings.theme)
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, dark)

@@ -32,6 +32,11 @@ class FirstRunPanel(QWidget):
         text = QLabel(_EXPLANATION)
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)
+        self.notes_label = QLabel()  # e.g. "LM Studio on port 1234 needs an API key: …"
+        self.notes_label.setObjectName("firstRunNotes")
+        self.notes_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.notes_label.setWordWrap(True)
+        self.notes_label.hide()
         self.settings_button = QPushButton("Open Settings")
         self.settings_button.setProperty("accent", True)
         self.settings_button.clicked.connect(self.open_settings_requested)
@@ -46,6 +51,7 @@ class FirstRunPanel(QWidget):
         column.addWidget(title)
         column.addSpacing(8)
         column.addWidget(text)
+        column.addWidget(self.notes_label)
         column.addSpacing(12)
         column.addLayout(buttons)
         column.addStretch(2)
@@ -56,6 +62,11 @@ class FirstRunPanel(QWidget):
         outer.addStretch(1)
         outer.addWidget(box, 4)
         outer.addStretch(1)
+
+    def set_notes(self, notes: list[str]) -> None:
+        """Show what the last search found but could not use (a server needing a key)."""
+        self.notes_label.setText("\n".join(notes))
+        self.notes_label.setVisible(bool(notes))
 
     def set_searching(self, searching: bool) -> None:
         """Disable "Search again" while a search runs."""

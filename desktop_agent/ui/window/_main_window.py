@@ -7,10 +7,14 @@ emits ``close_requested`` and the main coroutine shuts down while the loop still
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractScrollArea,
+    QApplication,
     QMainWindow,
+    QPushButton,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -21,7 +25,10 @@ from desktop_agent.ui._notice import DismissibleNotice
 from desktop_agent.ui.composer import Composer
 from desktop_agent.ui.sidebar import SessionProblemPanel, Sidebar
 from desktop_agent.ui.window._first_run import FirstRunPanel
+from desktop_agent.ui.window._shortcut_overlay import ShortcutOverlay
+from desktop_agent.ui.window._shortcuts import ShortcutMap
 from desktop_agent.ui.window._status_line import StatusLine
+from desktop_agent.ui.window._trash_preview import TrashPreview
 
 
 class Banner(DismissibleNotice):
@@ -29,6 +36,14 @@ class Banner(DismissibleNotice):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("banner", parent=parent)
+        self.settings_button = QPushButton("Open Settings")
+        self.settings_button.hide()
+        self.add_button(self.settings_button)
+
+    def show_text(self, text: str, error: bool = False, settings: bool = False) -> None:
+        """Show ``text``; ``settings`` adds an "Open Settings" button (what to do next)."""
+        self.settings_button.setVisible(settings)
+        super().show_text(text, error)
 
 
 class MainWindow(QMainWindow):
@@ -42,7 +57,7 @@ class MainWindow(QMainWindow):
     def __init__(self, chat_view: QWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Desktop Agent")
-        self.resize(1100, 760)
+        self.resize(1100, 760)  # the app places it on the screen (window/_geometry.py)
         self.sidebar = Sidebar()
         self.chat_view = chat_view
         self.first_run = FirstRunPanel()
@@ -54,18 +69,96 @@ class MainWindow(QMainWindow):
         self._pages.addWidget(self.first_run)
         self.session_problem = SessionProblemPanel()
         self._pages.addWidget(self.session_problem)
+        self.trash_preview = TrashPreview()
+        self._pages.addWidget(self.trash_preview)
         self._first_run_wanted = False
         self._painted = False
         self._build_layout()
-        self.new_chat_shortcut = QShortcut(QKeySequence.StandardKey.New, self)
-        self.new_chat_shortcut.activated.connect(self.sidebar.new_chat_requested)
-        self.template_shortcut = QShortcut(QKeySequence("Ctrl+T"), self)
-        self.template_shortcut.activated.connect(self.sidebar.template_requested)
+        self.shortcut_overlay = ShortcutOverlay(self.centralWidget())
+        self.shortcuts = ShortcutMap(self)  # the registry: window/_shortcuts.py SHORTCUTS
+        self.shortcuts.connect("new_chat", self.sidebar.new_chat_requested.emit)
+        self.shortcuts.connect("template", self.sidebar.template_requested.emit)
+        self.shortcuts.connect("settings", self.sidebar.settings_requested.emit)
+        self.shortcuts.connect("search", self.focus_search)
+        self.shortcuts.connect("shortcuts", self.toggle_shortcut_overlay)
+
+    def focus_composer(self) -> None:
+        """Put the keyboard focus in the message field (after a dialog, Stop, a file pick)."""
+        if self.composer.input.isEnabled():
+            self.composer.input.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def focus_search(self) -> None:
+        """Ctrl+F / Ctrl+K: type to search the chats."""
+        self.sidebar.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.sidebar.search.selectAll()
+
+    def toggle_shortcut_overlay(self) -> None:
+        """F1 / Ctrl+/: show (or close) the list of every shortcut."""
+        self.shortcut_overlay.toggle(self.shortcuts.listed())
+
+    def tab_stops(self) -> list[QWidget]:
+        """Where Tab goes, in order: composer, Send, the chat (its list, then the buttons of
+        the visible messages top to bottom), the sidebar. Message rows come and go as the
+        chat scrolls, so the order is computed when Tab is pressed, not fixed at creation."""
+        chat: list[QWidget] = []
+        chat_list = self.chat_view.focusProxy() or self.chat_view
+        if isinstance(chat_list, QAbstractScrollArea):
+            viewport = chat_list.viewport()
+            buttons = [b for b in viewport.findChildren(QAbstractButton) if _takes_tab(b, viewport)]
+            buttons.sort(
+                key=lambda b: (b.mapTo(viewport, QPoint()).y(), b.mapTo(viewport, QPoint()).x())
+            )
+            chat = [chat_list, *buttons]
+        composer = [self.composer.input, self.composer.attach_button, self.composer.send_button]
+        sidebar = [w for w in self.sidebar.findChildren(QWidget) if _takes_tab(w, self.sidebar)]
+        sidebar.sort(
+            key=lambda w: (w.mapTo(self.sidebar, QPoint()).y(), w.mapTo(self.sidebar, QPoint()).x())
+        )
+        stops = [*composer, *chat, *sidebar, *self._page_stops()]
+        return [w for w in stops if w.isVisible() and w.isEnabled()]
+
+    def _page_stops(self) -> list[QWidget]:
+        page = self._pages.currentWidget()
+        if page is self.chat_view or page is None:
+            return []
+        return [w for w in page.findChildren(QWidget) if _takes_tab(w, page)]
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab / Shift+Tab follow :meth:`tab_stops` (other widgets: Qt's chain)."""
+        if self.shortcut_overlay.isVisible():
+            return True
+        stops = self.tab_stops()
+        current = QApplication.focusWidget()
+        while current is not None and current not in stops and current is not self:
+            current = current.parentWidget()
+        if not stops or current not in stops:
+            return super().focusNextPrevChild(next)
+        index = stops.index(current) + (1 if next else -1)
+        stops[index % len(stops)].setFocus(
+            Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        )
+        return True
 
     def show_first_run(self, shown: bool) -> None:
         """Show the first-run panel instead of the chat (no provider configured)."""
         self._first_run_wanted = shown
+        self.composer.setEnabled(True)  # (it is off only while a trashed chat shows)
         self._pages.setCurrentWidget(self.first_run if shown else self.chat_view)
+
+    def show_trash_preview(self, shown: bool) -> None:
+        """Show a deleted chat read-only (the composer off), or go back to the chat."""
+        if shown:
+            self._pages.setCurrentWidget(self.trash_preview)
+            self.composer.setEnabled(False)
+            self.composer.setToolTip("This chat is in the Trash: restore it to continue.")
+        elif self.trash_preview_shown:
+            self.composer.setToolTip("")
+            self.show_first_run(self._first_run_wanted)
+
+    @property
+    def trash_preview_shown(self) -> bool:
+        """Whether a deleted chat is the visible page."""
+        return self._pages.currentWidget() is self.trash_preview
 
     def show_session_problem(self, shown: bool) -> None:
         """Show the problem panel of a session instead of the chat, or stop showing it."""
@@ -123,6 +216,7 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 840])
         splitter.setChildrenCollapsible(False)
+        self.splitter = splitter
         central = QWidget()
         outer = QVBoxLayout(central)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -131,3 +225,13 @@ class MainWindow(QMainWindow):
         outer.addWidget(self.status_line)
         self.setCentralWidget(central)
         central.installEventFilter(self)
+
+
+def _takes_tab(widget: QWidget, within: QWidget) -> bool:
+    """Whether ``widget`` is a visible, enabled Tab stop shown inside ``within``."""
+    return (
+        bool(widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value)
+        and widget.isVisibleTo(within)
+        and widget.isEnabled()
+        and widget.focusProxy() is None
+    )

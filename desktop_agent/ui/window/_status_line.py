@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from desktop_agent.app import TurnUsage
@@ -14,6 +15,7 @@ class StatusLine(QWidget):
         super().__init__(parent)
         self.setObjectName("statusLine")
         self.model_label = QLabel("No model")
+        self.model_label.setTextFormat(Qt.TextFormat.PlainText)  # a name a server listed
         self.usage_label = QLabel("")
         self.state_label = QLabel("")
         layout = QHBoxLayout(self)

@@ -138,7 +138,9 @@ def test_code_block_copy_link_copies_exactly_the_code(
 def test_markdown_images_are_not_loaded(chat_view: ChatView, conversation: Conversation) -> None:
     text = "See ![a chart](https://example.com/chart.png) here."
     conversation.upsert(Msg("Friday", [{"type": "text", "text": text}], "assistant"), True)
-    assert "[image: a chart]" in _text_view(chat_view, 0).plain_text()
+    shown = _text_view(chat_view, 0).plain_text()
+    assert "a chart — Load image from example.com" in shown  # a placeholder, not fetched
+    assert chat_view.context.images.network_requests == 0
 
 
 def test_user_text_is_shown_as_typed(chat_view: ChatView, conversation: Conversation) -> None:

@@ -8,11 +8,12 @@ from typing import Any
 import orjson
 from _sidebar_helpers import open_desktop, save_session, titles
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QMessageBox
+from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.testing import OpenAICompatServer
 from desktop_agent.ui.sidebar import SNIPPET_ROLE
+from desktop_agent.ui.sidebar._sidebar import UNDO_SHOWN_MS
 
 WaitUntil = Any
 WaitSignal = Any
@@ -102,7 +103,7 @@ async def test_inline_rename_changes_the_title_in_the_library(
         await app.aclose()
 
 
-async def test_delete_asks_then_undo_brings_the_session_back(
+async def test_delete_without_asking_then_undo_brings_the_session_back(
     qtbot: QtBot,
     server: OpenAICompatServer,
     wait_until: WaitUntil,
@@ -114,25 +115,26 @@ async def test_delete_asks_then_undo_brings_the_session_back(
     sidebar = app.window.sidebar
     try:
         sidebar.scroll_to(ids[0])
-        asked = wait_signal(app.sessions.dialog_opened)
-        qtbot.keyClick(sidebar.list, Qt.Key.Key_Delete)
-        (box,) = await asked
-        assert isinstance(box, QMessageBox) and "Plan a trip to Lisbon" in box.text()
-        box.button(QMessageBox.StandardButton.Cancel).click()
-        assert len(titles(app)) == 3
-
-        asked = wait_signal(app.sessions.dialog_opened)
-        qtbot.keyClick(sidebar.list, Qt.Key.Key_Delete)
-        (box,) = await asked
-        next(b for b in box.buttons() if b.text() == "Delete").click()
+        asked: list[object] = []
+        app.sessions.dialog_opened.connect(asked.append)
+        qtbot.keyClick(sidebar.list, Qt.Key.Key_Delete)  # no question: Undo and the Trash
         await wait_until(lambda: "Plan a trip to Lisbon" not in titles(app))
+        assert asked == []
         assert not (desktop_agent_home / "sessions" / f"{ids[0]}.json").exists()
         assert sidebar.undo_bar.isVisible() and "Lisbon" in sidebar.undo_bar.label.text()
+        assert sidebar.undo_bar.expiry.isActive()
+        assert sidebar.undo_bar.expiry.interval() == UNDO_SHOWN_MS
 
         qtbot.mouseClick(sidebar.undo_bar.undo_button, Qt.MouseButton.LeftButton)
         await wait_until(lambda: "Plan a trip to Lisbon" in titles(app))
         assert (desktop_agent_home / "sessions" / f"{ids[0]}.json").exists()
         assert not sidebar.undo_bar.isVisible()
+
+        sidebar.delete_requested.emit(ids[0])
+        await wait_until(sidebar.undo_bar.isVisible)
+        sidebar.undo_bar.expiry.timeout.emit()  # ten seconds later
+        assert not sidebar.undo_bar.isVisible()
+        assert "Plan a trip to Lisbon" not in titles(app)  # still in the Trash
     finally:
         await app.aclose()
 
@@ -148,10 +150,7 @@ async def test_the_trash_lists_deleted_sessions_and_restores_them(
     app = await open_desktop(qtbot, server, wait_until)
     sidebar = app.window.sidebar
     try:
-        asked = wait_signal(app.sessions.dialog_opened)
         sidebar.delete_requested.emit(ids[2])
-        (box,) = await asked
-        next(b for b in box.buttons() if b.text() == "Delete").click()
         await wait_until(lambda: len(titles(app)) == 2)
 
         qtbot.mouseClick(sidebar.trash_button, Qt.MouseButton.LeftButton)

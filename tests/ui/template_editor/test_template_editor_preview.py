@@ -97,7 +97,9 @@ async def test_preview_shows_each_modules_reason_and_updates_as_you_type(
         ("user", "And tomorrow?"),
     ]
     pane = editor.preview_pane
-    assert report_cell(editor, 3, 1) == "✗ is_relevant_func returned False"
+    assert report_cell(editor, 3, 1) == "✗ left out: no words in common with your message"
+    assert report_cell(editor, 0, 1) == "✓ included: always"
+    assert report_cell(editor, 1, 1) == "✓ included: its variables have content"
     assert report_cell(editor, 0, 2) == str(preview.reports[0].tokens)
     assert pane.prompt.toPlainText().startswith("You are Friday, an AI assistant")
     assert "And tomorrow?" in pane.messages.toPlainText()

@@ -1,0 +1,106 @@
+"""The files a user attaches become part of the message, not paths to their originals.
+
+A message that pointed at the user's file broke every later turn (Retry too) once the
+file was moved or deleted, and backups did not hold it. When a message is sent, each
+image or audio file it names is read (in a worker thread) into a ``Base64Source``, as a
+pasted image is; saving the session then stores it once in the session's
+content-addressed blob folder (``<id>.blobs/<sha256>.<ext>``) and the saved message
+refers to that copy — which the formatter's :class:`~desktop_agent.formatter.MediaPolicy`
+lets it read, unlike any other local path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import mimetypes
+import os
+from typing import Any
+
+from desktop_agent._logging import logger
+from desktop_agent.message import Msg
+
+MAX_ATTACHMENT_BYTES = 200 * 1024 * 1024
+"""Larger files are left as a path (and not sent): a message holds its media in memory."""
+
+_MEDIA_TYPES = {
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".png": "image/png",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".bmp": "image/bmp",
+    ".wav": "audio/wav",
+    ".mp3": "audio/mpeg",
+    ".ogg": "audio/ogg",
+    ".oga": "audio/ogg",
+    ".flac": "audio/flac",
+    ".m4a": "audio/mp4",
+    ".aac": "audio/aac",
+    ".opus": "audio/opus",
+    ".webm": "audio/webm",
+}
+
+
+def attached_path(block: Any) -> str | None:
+    """The local file an image/audio block names, or ``None`` (inline data, web URL)."""
+    if not isinstance(block, dict) or block.get("type") not in ("image", "audio"):
+        return None
+    source = block.get("source")
+    if not isinstance(source, dict) or source.get("type") != "url":
+        return None
+    url = str(source.get("url", ""))
+    if url.startswith("file://"):
+        return url[len("file://") :]
+    if "://" in url or url.startswith("data:") or not os.path.isabs(url):
+        return None
+    return url
+
+
+async def embed_attachments(msg: Msg) -> int:
+    """Replace the file sources of ``msg``'s images and audio by their data, in place.
+
+    A file that cannot be read keeps its path (the turn goes on; the model is told the
+    file is missing). Returns how many files were embedded.
+    """
+    if not isinstance(msg.content, list):
+        return 0
+    embedded = 0
+    for block in msg.content:
+        path = attached_path(block)
+        if path is None:
+            continue
+        source = await asyncio.to_thread(_read_source, path, str(block["type"]))
+        if source is not None:
+            block["source"] = source  # type: ignore[typeddict-unknown-key]
+            embedded += 1
+    return embedded
+
+
+def _read_source(path: str, kind: str) -> dict[str, Any] | None:
+    try:
+        if os.path.getsize(path) > MAX_ATTACHMENT_BYTES:
+            logger.warning("Attachment %s is too large to embed; it stays a path.", path)
+            return None
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as exc:
+        logger.warning("Attachment %s could not be read: %s", path, exc)
+        return None
+    return {
+        "type": "base64",
+        "media_type": _media_type(path, data, kind),
+        "data": base64.b64encode(data).decode("ascii"),
+    }
+
+
+def _media_type(path: str, data: bytes, kind: str) -> str:
+    extension = os.path.splitext(path)[1].lower()
+    guessed = _MEDIA_TYPES.get(extension) or mimetypes.guess_type(path)[0]
+    if guessed and guessed.startswith(f"{kind}/"):
+        return guessed
+    if kind == "image":
+        from desktop_agent.formatter._media import sniff_image_type
+
+        return sniff_image_type(data[:32]) or "image/png"
+    return "audio/wav"

@@ -1,0 +1,55 @@
+"""The chip by the composer that shows which tools are allowed for this chat, with revoke.
+
+"Always allow in this chat" must stay visible: a tool that runs without asking is the
+user's decision, so they can see it at any time and take it back in one click.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QMenu, QToolButton, QWidget
+
+
+class AllowedToolsChip(QToolButton):
+    """"N tools allowed" with a menu: revoke one tool, or all. Hidden when none is allowed.
+
+    Signals:
+        revoke_requested(object): A tool name, or ``None`` for every tool.
+    """
+
+    revoke_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """Create the chip (hidden until tools are allowed)."""
+        super().__init__(parent)
+        self.setObjectName("allowedToolsChip")
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self._menu = QMenu(self)
+        self.setMenu(self._menu)
+        self.tools: list[str] = []
+        self.hide()
+
+    def set_tools(self, tools: Sequence[str]) -> None:
+        """Show the tools allowed for the rest of this chat."""
+        self.tools = list(tools)
+        self._menu.clear()
+        count = len(self.tools)
+        self.setVisible(count > 0)
+        if not count:
+            return
+        names = ", ".join(self.tools)
+        self.setText(f"{self.tools[0]} allowed" if count == 1 else f"{count} tools allowed")
+        self.setToolTip(f"Running without asking in this chat: {names}. Click to revoke.")
+        for tool in self.tools:
+            action = self._menu.addAction(f"Ask again before {tool}")
+            action.triggered.connect(lambda _=False, name=tool: self.revoke_requested.emit(name))
+        if count > 1:
+            self._menu.addSeparator()
+            every = self._menu.addAction("Ask again before every tool")
+            every.triggered.connect(lambda _=False: self.revoke_requested.emit(None))
+
+    def revoke_actions(self) -> list[str]:
+        """The menu's texts (tests, accessibility)."""
+        return [action.text() for action in self._menu.actions() if action.text()]

@@ -1,0 +1,187 @@
+"""Export… (Ctrl+Shift+E, a row's menu) and "Copy chat as Markdown" in the window.
+
+The file dialog is opened with ``open()`` (never ``exec()``: it would re-enter the event
+loop) and kept until it finishes, so it works any number of times; focus returns to the
+composer afterwards. Reading and rendering run off the GUI thread; only PDF printing runs
+on it (Qt's text layout wants the GUI thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from desktop_agent._logging import logger
+from desktop_agent.app import SessionSwitcher
+from desktop_agent.app.library import SessionError, SessionLibrary
+from desktop_agent.app.transfer import (
+    ExportFormat,
+    Rendered,
+    default_file_name,
+    read_conversation,
+    render,
+    write_rendered,
+)
+from desktop_agent.ui._qt_async import TaskSet
+from desktop_agent.ui.export._pdf import conversation_pdf
+
+EXPORT_SHORTCUT = "Ctrl+Shift+E"
+FILTERS: dict[str, ExportFormat] = {
+    "Markdown (*.md)": "markdown",
+    "Web page (*.html)": "html",
+    "PDF (*.pdf)": "pdf",
+    "JSON, lossless (*.json)": "json",
+}
+_SUFFIX_FORMATS: dict[str, ExportFormat] = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
+    ".pdf": "pdf",
+    ".json": "json",
+}
+
+
+class ExportController(QObject):
+    """Exports saved chats to files and copies them as Markdown.
+
+    Signals:
+        dialog_opened(QFileDialog): A file dialog was opened (tests answer it).
+        exported(str): A file was written.
+        failed(str): An export failed (the text says why).
+    """
+
+    dialog_opened = Signal(object)
+    exported = Signal(str)
+    failed = Signal(str)
+    copied = Signal()
+
+    def __init__(self, switcher: SessionSwitcher, window: QWidget) -> None:
+        super().__init__(window)
+        self.switcher = switcher
+        self.window = window
+        self.dialog: QFileDialog | None = None
+        self._tasks = TaskSet()
+        registry = getattr(window, "shortcuts", None)  # the window's ShortcutMap (F1 lists it)
+        if registry is not None:
+            self.shortcuts = registry.connect("export", self.export_active)
+        else:
+            self.shortcuts = [QShortcut(QKeySequence(EXPORT_SHORTCUT), window)]
+            self.shortcuts[0].activated.connect(self.export_active)
+
+    def export_active(self) -> None:
+        """Export the chat on screen (a new chat is saved once its first message is sent)."""
+        session_id = self.switcher.active_id
+        if session_id is None:
+            self._notify("Nothing to export yet: send a message first.")
+            return
+        self.export(session_id)
+
+    def export(self, session_id: str, title: str = "") -> QFileDialog:
+        """Ask where to export ``session_id`` (non-blocking), then write it."""
+        if self.dialog is not None:
+            self.dialog.reject()
+        dialog = QFileDialog(self.window, "Export chat")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilters(list(FILTERS))
+        dialog.selectFile(default_file_name(title or "chat", "markdown"))
+        dialog.filterSelected.connect(lambda name: _follow_filter(dialog, name))
+        dialog.fileSelected.connect(
+            lambda path: self._spawn_export(session_id, Path(path), dialog.selectedNameFilter())
+        )
+        dialog.finished.connect(lambda _code: self._dialog_done(dialog))
+        self.dialog = dialog
+        dialog.open()
+        self.dialog_opened.emit(dialog)
+        return dialog
+
+    def copy_markdown(self, session_id: str | None = None) -> None:
+        """Put a chat (default: the one on screen) on the clipboard as Markdown."""
+        session_id = session_id or self.switcher.active_id
+        if session_id is None:
+            self._notify("Nothing to copy yet: send a message first.")
+            return
+        self._tasks.spawn(self._copy(session_id), "copy-markdown")
+
+    async def aclose(self) -> None:
+        """Cancel exports in flight."""
+        await self._tasks.cancel_all()
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _spawn_export(self, session_id: str, path: Path, name_filter: str) -> None:
+        fmt = _SUFFIX_FORMATS.get(path.suffix.lower()) or FILTERS.get(name_filter, "markdown")
+        if not path.suffix:
+            path = path.with_suffix(".md" if fmt == "markdown" else f".{fmt}")
+        self._tasks.spawn(self._export(session_id, path, fmt), "export")
+
+    async def _export(self, session_id: str, path: Path, fmt: ExportFormat) -> None:
+        try:
+            library = await self._library(session_id)
+            conversation = await read_conversation(library, session_id)
+            if fmt == "pdf":
+                rendered = Rendered(conversation_pdf(conversation))
+            else:
+                rendered = await asyncio.to_thread(
+                    render, conversation, fmt, images="files", files_dir=f"{path.stem}_files"
+                )
+            await asyncio.to_thread(write_rendered, rendered, path)
+        except (SessionError, OSError) as exc:
+            text = f"Could not export the chat: {getattr(exc, 'message', None) or exc}"
+            logger.warning("%s", text)
+            self._notify(text)
+            self.failed.emit(text)
+            return
+        self._notify(f"Exported to {path}")
+        self.exported.emit(str(path))
+
+    async def _copy(self, session_id: str) -> None:
+        try:
+            library = await self._library(session_id)
+            conversation = await read_conversation(library, session_id)
+        except SessionError as exc:
+            self._notify(f"Could not copy the chat: {exc.message}")
+            return
+        rendered = await asyncio.to_thread(render, conversation, "markdown", images="omit")
+        QGuiApplication.clipboard().setText(rendered.data.decode("utf-8"))
+        self._notify("Chat copied as Markdown.")
+        self.copied.emit()
+
+    async def _library(self, session_id: str) -> SessionLibrary:
+        await self.switcher.list_sessions()  # opens the library if it is not yet
+        if session_id == self.switcher.active_id:
+            await self.switcher.save_now()  # the file holds what the screen shows
+        assert self.switcher.library is not None
+        return self.switcher.library
+
+    def _dialog_done(self, dialog: QFileDialog) -> None:
+        if self.dialog is dialog:
+            self.dialog = None
+        dialog.deleteLater()
+        _focus_composer(self.window)
+
+    def _notify(self, text: str) -> None:
+        banner = getattr(self.window, "banner", None)
+        if banner is not None:
+            banner.show_text(text)
+
+
+def _follow_filter(dialog: QFileDialog, name_filter: str) -> None:
+    """Give the typed file name the suffix of the format just chosen."""
+    fmt = FILTERS.get(name_filter)
+    files = dialog.selectedFiles()
+    if fmt is None or not files:
+        return
+    stem = Path(files[0]).stem or "chat"
+    dialog.selectFile(default_file_name(stem, fmt))
+
+
+def _focus_composer(window: QWidget) -> None:
+    composer = getattr(window, "composer", None)
+    if composer is not None:
+        composer.input.setFocus()

@@ -1,0 +1,94 @@
+"""The window's keyboard shortcuts: one list, bound and shown from the same place.
+
+:data:`SHORTCUTS` is the single registry. Each entry names an *action*; the window binds
+every entry whose action has a handler (:meth:`ShortcutMap.connect`), and the overlay
+(F1 or Ctrl+/) lists every entry — so adding a shortcut is one line here plus one
+``connect`` where its handler lives::
+
+    Shortcut(("Ctrl+Shift+E",), "Export the chat", "export")
+    window.shortcuts.connect("export", handler)
+
+Entries with ``bound=False`` are handled by a widget itself (Enter in the composer, Esc)
+and are only listed. Up in an empty composer and Ctrl+R are reserved for the
+conversation controls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QWidget
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    """A key combination (or alternatives), what it does, and the action it triggers.
+
+    Attributes:
+        keys: Portable key sequences (``"Ctrl+,"``); the first is the one shown first.
+        description: What it does, in the user's words.
+        action: The name handlers connect to.
+        bound: Whether the window binds it (``False``: a widget handles the key itself).
+    """
+
+    keys: tuple[str, ...]
+    description: str
+    action: str
+    bound: bool = True
+
+
+SHORTCUTS: list[Shortcut] = [
+    Shortcut(("Enter",), "Send the message", "send", bound=False),
+    Shortcut(("Shift+Enter",), "New line in the message", "newline", bound=False),
+    Shortcut(("Esc",), "Stop the answer", "stop", bound=False),
+    Shortcut(("Ctrl+N",), "New chat", "new_chat"),
+    Shortcut(("Ctrl+F", "Ctrl+K"), "Search chats", "search"),
+    Shortcut(("Ctrl+Shift+C",), "Copy the last answer", "copy_last_answer"),
+    Shortcut(("Ctrl+,",), "Settings", "settings"),
+    Shortcut(("Ctrl+T",), "Context template editor", "template"),
+    Shortcut(("Ctrl+Shift+E",), "Export the chat", "export"),
+    Shortcut(("F1", "Ctrl+/"), "Show these shortcuts", "shortcuts"),
+]
+"""Every shortcut of the main window, in the order the overlay lists them."""
+
+RESERVED_KEYS = ("Up", "Ctrl+R")
+"""Keys kept free for the conversation controls (edit last message, regenerate)."""
+
+
+def shown_keys(shortcut: Shortcut) -> str:
+    """The keys as the platform writes them (``Ctrl+,`` / ``⌘,``), alternatives with "or"."""
+    native = QKeySequence.SequenceFormat.NativeText
+    return " or ".join(QKeySequence(keys).toString(native) for keys in shortcut.keys)
+
+
+class ShortcutMap:
+    """Binds the registry's shortcuts on a window, as handlers are connected."""
+
+    def __init__(self, window: QWidget, shortcuts: list[Shortcut] | None = None) -> None:
+        """Bind on ``window`` (window-wide) the entries of ``shortcuts`` (default: all)."""
+        self._window = window
+        self._shortcuts = shortcuts if shortcuts is not None else SHORTCUTS
+        self.bound: dict[str, list[QShortcut]] = {}
+
+    def connect(self, action: str, handler: Callable[[], object]) -> list[QShortcut]:
+        """Run ``handler`` on every key of ``action``; the ``QShortcut`` objects."""
+        made = []
+        for shortcut in self._shortcuts:
+            if shortcut.action != action or not shortcut.bound:
+                continue
+            for keys in shortcut.keys:
+                qt_shortcut = QShortcut(QKeySequence(keys), self._window)
+                qt_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+                qt_shortcut.activated.connect(handler)
+                made.append(qt_shortcut)
+        if not made:
+            raise ValueError(f"no bound shortcut for action {action!r} in the registry")
+        self.bound.setdefault(action, []).extend(made)
+        return made
+
+    def listed(self) -> list[Shortcut]:
+        """The entries the overlay shows."""
+        return list(self._shortcuts)

@@ -1,0 +1,113 @@
+"""Export… in the window (twice in a row), Copy chat as Markdown, and Settings → Data."""
+
+from __future__ import annotations
+
+import json
+import sys
+import zipfile
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QFileDialog
+from pytestqt.qtbot import QtBot
+
+from desktop_agent.app.library import SessionLibrary, SessionMeta, data_root
+from desktop_agent.testing import OpenAICompatServer
+from desktop_agent.ui.settings import DataPage
+from desktop_agent.ui.window import DesktopApp
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "app" / "transfer"))
+from transfer_helpers import FIXTURES, chat_parts  # noqa: E402
+
+
+@pytest.fixture
+def server() -> Iterator[OpenAICompatServer]:
+    with OpenAICompatServer() as running:
+        yield running
+
+
+@pytest.fixture
+async def desktop(
+    qtbot: QtBot, server: OpenAICompatServer, wait_until: Callable[..., Any]
+) -> AsyncIterator[DesktopApp]:
+    parts = chat_parts()
+    await SessionLibrary(data_root()).add(parts, SessionMeta.from_state(parts["meta"]), "chat1")
+    environ = {"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "k", "DESKTOP_AGENT_MODEL": "m"}
+    app = DesktopApp(environ=environ, local_servers=[])
+    qtbot.addWidget(app.window)
+    await app.start()
+    await wait_until(lambda: app.sessions.is_ready, timeout=10)
+    app.sessions.activate("chat1")
+    await wait_until(lambda: app.sessions.switcher.active_id == "chat1", timeout=10)
+    yield app
+    await app.aclose()
+
+
+async def _answer(dialog: QFileDialog, path: Path) -> None:
+    dialog.selectFile(str(path))
+    dialog.accept()
+
+
+async def test_export_dialog_works_twice_and_focus_returns(
+    desktop: DesktopApp, tmp_path: Path, wait_signal: Callable[..., Any]
+) -> None:
+    export = desktop.export
+    assert [s.key().toString() for s in export.shortcuts] == ["Ctrl+Shift+E"]
+    for name in ("chat.md", "chat.html"):
+        desktop.window.sidebar.search.setFocus()  # somewhere else than the composer
+        opened, written = wait_signal(export.dialog_opened), wait_signal(export.exported, 20)
+        export.shortcuts[0].activated.emit()  # Ctrl+Shift+E
+        (dialog,) = await opened
+        assert dialog.isVisible()
+        await _answer(dialog, tmp_path / name)
+        assert await written == (str(tmp_path / name),)
+        assert export.dialog is None
+        assert desktop.window.focusWidget() is desktop.window.composer.input
+    markdown = (tmp_path / "chat.md").read_text()
+    assert markdown.startswith("# Red pixel & files") and "](chat_files/" in markdown
+    assert (tmp_path / "chat_files").is_dir()
+    assert "<!DOCTYPE html>" in (tmp_path / "chat.html").read_text()
+
+
+async def test_export_from_the_row_menu_to_pdf(
+    desktop: DesktopApp, tmp_path: Path, wait_signal: Callable[..., Any]
+) -> None:
+    opened, written = wait_signal(desktop.export.dialog_opened), wait_signal(desktop.export.exported, 20)
+    desktop.window.sidebar.export_requested.emit("chat1")
+    (dialog,) = await opened
+    await _answer(dialog, tmp_path / "chat.pdf")
+    await written
+    assert (tmp_path / "chat.pdf").read_bytes().startswith(b"%PDF")
+
+
+async def test_copy_chat_as_markdown(desktop: DesktopApp, wait_signal: Callable[..., Any]) -> None:
+    copied = wait_signal(desktop.export.copied)
+    desktop.window.sidebar.copy_markdown_requested.emit("chat1")
+    await copied
+    text = QGuiApplication.clipboard().text()
+    assert text.startswith("# Red pixel & files") and "*[image]*" in text
+    assert "base64" not in text
+
+
+async def test_data_page_backs_up_and_imports(
+    desktop: DesktopApp, tmp_path: Path, wait_signal: Callable[..., Any], wait_until: Callable[..., Any]
+) -> None:
+    dialog = desktop.settings.open_dialog()
+    assert "Data" in dialog.page_titles()
+    page = dialog.tabs.widget(dialog.page_titles().index("Data"))
+    assert isinstance(page, DataPage)
+    done = wait_signal(page.finished, 20)
+    await _answer(page.choose_backup_file(), tmp_path / "backup.zip")
+    (text,) = await done
+    assert "1 chats" in text
+    with zipfile.ZipFile(tmp_path / "backup.zip") as archive:
+        assert json.loads(archive.read("manifest.json"))["chats"][0]["id"] == "chat1"
+    done = wait_signal(page.finished, 20)
+    await _answer(page.choose_import_files(), FIXTURES / "chatgpt_conversations.json")
+    (text,) = await done
+    assert "2 imported" in text and page.status.text() == text
+    await wait_until(lambda: desktop.window.sidebar.model.rowCount() == 3)
+    dialog.reject()
