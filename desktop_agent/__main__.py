@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import sys
 from collections.abc import Callable
@@ -44,6 +45,8 @@ def _load_pdf_renderer() -> Callable[[dict[str, Any]], bytes]:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and start the desktop window (or run the self-check)."""
+    # A frozen app is also the interpreter of its helper processes (the math typesetter).
+    multiprocessing.freeze_support()
     args = _parse_args(sys.argv[1:] if argv is None else argv)
     if getattr(args, "command", None):
         from desktop_agent.app.transfer import run_cli

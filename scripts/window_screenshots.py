@@ -19,9 +19,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication  # before qasync
-
+import PySide6  # noqa: F401  (before qasync, so that qasync binds to PySide6)
 import qasync
+from PySide6.QtWidgets import QApplication
 
 CHATS = [
     ("Plan a trip to Lisbon", ["Plan three days in Lisbon in May.", "Day 1: Alfama and…"]),
@@ -39,8 +39,10 @@ async def _fill_library(root: Path) -> None:
     for title, texts in CHATS:
         state = AgentState("You are a test.")
         for number, text in enumerate(texts):
-            role = "user" if number % 2 == 0 else "assistant"
-            await state.memory.add(Msg("User" if role == "user" else "Friday", text, role))
+            if number % 2 == 0:
+                await state.memory.add(Msg("User", text, "user"))
+            else:
+                await state.memory.add(Msg("Friday", text, "assistant"))
         session_id = await library.create(title=title, model="demo-model")
         await library.save(session_id, agent=state)
     await library.close_all()
@@ -76,14 +78,14 @@ async def _shoot(args: argparse.Namespace) -> None:
         if args.overlay:
             app.window.toggle_shortcut_overlay()
         await asyncio.sleep(0.3)
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / (args.name or f"window_{theme}.png")
+        path = Path(args.out) / (args.name or f"window_{theme}.png")
         app.window.grab().save(str(path))
         geometry = app.window.geometry()
         screen = app.window.screen().availableGeometry()
-        print(f"{path}: window {geometry.width()}x{geometry.height()} on {screen.width()}x"
-              f"{screen.height()} (logical)")
+        print(
+            f"{path}: window {geometry.width()}x{geometry.height()} on {screen.width()}x"
+            f"{screen.height()} (logical)"
+        )
         app.window.close()
         await app.aclose()
 
@@ -96,6 +98,7 @@ def main() -> int:
     parser.add_argument("--size", default="", help="WxH; default: the app's own placement")
     parser.add_argument("--overlay", action="store_true", help="show the shortcut overlay")
     args = parser.parse_args()
+    Path(args.out).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as home:
         os.environ["DESKTOP_AGENT_HOME"] = home
         app = QApplication(sys.argv)

@@ -171,10 +171,6 @@ class ReActAgent(ReActAgentBase):
             NotImplementedError: ``tts_model`` is given.
         """
         super().__init__()
-        assert long_term_memory_mode in _LONG_TERM_MEMORY_MODES, (
-            f"Invalid long-term memory mode: {long_term_memory_mode!r}. Expected one of "
-            f"{', '.join(_LONG_TERM_MEMORY_MODES)}."
-        )
         if tts_model is not None:
             raise NotImplementedError("desktop_agent does not support tts_model; pass None.")
         self.name = name
@@ -185,15 +181,7 @@ class ReActAgent(ReActAgentBase):
         self.tts_model = tts_model
         self.compression_config = compression_config
         self.memory = memory if memory is not None else InMemoryMemory()
-        self.long_term_memory = long_term_memory
-        self._static_control = long_term_memory is not None and long_term_memory_mode in (
-            "static_control",
-            "both",
-        )
-        self._agent_control = long_term_memory is not None and long_term_memory_mode in (
-            "agent_control",
-            "both",
-        )
+        self._set_long_term_memory(long_term_memory, long_term_memory_mode)
         self.toolkit = toolkit if toolkit is not None else Toolkit()
         self.parallel_tool_calls = parallel_tool_calls
         self.knowledge: list[KnowledgeBase] = (
@@ -210,6 +198,17 @@ class ReActAgent(ReActAgentBase):
         self.register_state("_sys_prompt")
         # A StateModule attribute joins the agent's state; ``None`` stays out of it.
         self.input_module: InputModule | None = input_module
+
+    def _set_long_term_memory(self, long_term_memory: LongTermMemoryBase | None, mode: str) -> None:
+        """Keep ``long_term_memory`` and note who controls it (the agent, the model, both)."""
+        assert mode in _LONG_TERM_MEMORY_MODES, (
+            f"Invalid long-term memory mode: {mode!r}. Expected one of "
+            f"{', '.join(_LONG_TERM_MEMORY_MODES)}."
+        )
+        self.long_term_memory = long_term_memory
+        present = long_term_memory is not None
+        self._static_control = present and mode in ("static_control", "both")
+        self._agent_control = present and mode in ("agent_control", "both")
 
     def _register_builtin_tools(self, enable_meta_tool: bool) -> None:
         if self._agent_control:

@@ -91,8 +91,9 @@ async def build_agent_parts(
     media_folders: list[Path] | None = None,
     mcp_servers: McpServers | None = None,
 ) -> AgentParts:
-    """A ``ReActAgent`` with the OpenAI-compatible model, formatter, desktop tools, memory
-    and ``InputModule`` (the context template it assembles its prompt with).
+    """A ``DesktopAgent`` (the app's ``ReActAgent``) with the OpenAI-compatible model,
+    formatter, desktop tools, memory and ``InputModule`` (the context template it assembles
+    its prompt with).
 
     Args:
         provider: Endpoint and model.

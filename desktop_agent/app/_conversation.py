@@ -121,7 +121,8 @@ def answer_ending(msg: Msg) -> str | None:
     """How an assistant answer ended, when that needs saying under it.
 
     ``"interrupted"`` (the user pressed Stop), ``"cut_off"`` (the stream ended without a
-    finish reason), ``"length"`` (the token limit), ``"content_filter"``, or ``None``.
+    finish reason), ``"length"`` (the token limit), ``"content_filter"``,
+    ``"thinking_only"`` (finished, but with thoughts and no answer), or ``None``.
     """
     metadata = msg.metadata or {}
     if metadata.get("_is_interrupted"):
@@ -131,7 +132,11 @@ def answer_ending(msg: Msg) -> str | None:
     reason = metadata["finish_reason"]
     if reason is None:
         return "cut_off"
-    return str(reason) if reason in ("length", "content_filter") else None
+    if reason in ("length", "content_filter"):
+        return str(reason)
+    content = msg.content if isinstance(msg.content, list) else []
+    kinds = {b.get("type") for b in content if isinstance(b, dict)}
+    return "thinking_only" if kinds == {"thinking"} else None
 
 
 _ERROR_LABEL = re.compile(r"[A-Za-z]*Error\b")

@@ -20,6 +20,13 @@ from desktop_agent.model._tool_arguments import StreamedToolCall
 
 # Give a GUI sharing the loop a turn at least this often while draining buffered chunks.
 PAUSE_INTERVAL = 0.008
+# A cumulative response copies the whole text, so past this size (a 20 MB reply) pieces
+# are collected and joined at most every LARGE_TEXT_INTERVAL s, or less often as the text
+# grows (LARGE_TEXT_RATE characters copied per second at most): bounded time, no
+# quadratic copying. Smaller replies still yield one response per chunk.
+LARGE_TEXT_CHARS = 256 * 1024
+LARGE_TEXT_INTERVAL = 0.05
+LARGE_TEXT_RATE = 200e6
 
 
 class Pacer:
@@ -108,6 +115,8 @@ class StreamAccumulator:
         self.finish_reason: str | None = None
         self.content: list[Any] = []
         self._first_chunk = True
+        self._pending: dict[str, list[str]] = {"thinking": [], "text": [], "audio": []}
+        self._joined_at = time.perf_counter()
 
     def feed(self, chunk: Any) -> bool:
         """Take one chunk; whether a new response should be yielded."""
@@ -117,7 +126,10 @@ class StreamAccumulator:
         if chunk.usage:
             self.usage = usage_of(chunk.usage, self.started)
         if not chunk.choices:
-            return bool(chunk.usage) and bool(self.content)
+            joined = self._join()
+            if joined:
+                self.content = self._blocks()
+            return (bool(chunk.usage) or joined) and bool(self.content)
         choice = chunk.choices[0]
         delta = getattr(choice, "delta", None)
         if delta is not None:
@@ -128,16 +140,50 @@ class StreamAccumulator:
             if self.stream_tool_parsing:
                 for call in self.tool_calls.values():
                     call.finish()
+        if not self._due(bool(finish_reason)):
+            return False
         self.content = self._blocks()
         return bool(self.content)
+
+    def _grow(self, name: str, piece: str) -> None:
+        """Append to ``thinking``, ``text`` or ``audio`` (collected once it is large)."""
+        pending = self._pending[name]
+        current: str = getattr(self, name)
+        if pending or len(current) >= LARGE_TEXT_CHARS:
+            pending.append(piece)
+        else:
+            setattr(self, name, current + piece)
+
+    def _due(self, final: bool) -> bool:
+        """Whether to build a response now; joins collected pieces if so."""
+        if not any(self._pending.values()):
+            return True
+        now = time.perf_counter()
+        size = len(self.thinking) + len(self.text) + len(self.audio)
+        wait = max(LARGE_TEXT_INTERVAL, size / LARGE_TEXT_RATE)
+        if not final and now - self._joined_at < wait:
+            return False
+        self._join()
+        return True
+
+    def _join(self) -> bool:
+        """Join the collected pieces; whether there were any."""
+        joined = False
+        for name, pending in self._pending.items():
+            if pending:
+                setattr(self, name, getattr(self, name) + "".join(pending))
+                pending.clear()
+                joined = True
+        self._joined_at = time.perf_counter()
+        return joined
 
     def _take_delta(self, delta: Any) -> None:
         reasoning = reasoning_of(delta)
         if isinstance(reasoning, str):
-            self.thinking += reasoning
+            self._grow("thinking", reasoning)
         content = delta.content
         if content:
-            self.text += content
+            self._grow("text", content)
         audio = field(delta, "audio")
         if audio is not None:
             self._take_audio(audio)
@@ -148,10 +194,10 @@ class StreamAccumulator:
     def _take_audio(self, audio: Any) -> None:
         data = field(audio, "data")
         if data:
-            self.audio += data
+            self._grow("audio", data)
         transcript = field(audio, "transcript")
         if transcript:
-            self.text += transcript
+            self._grow("text", transcript)
 
     def _take_tool_calls(self, tool_calls: Any) -> None:
         changed: list[StreamedToolCall] = []
@@ -212,12 +258,16 @@ class StreamAccumulator:
         """After the last chunk: one more response if the final tool inputs changed.
 
         Without ``stream_tool_parsing`` that is the one response carrying parsed inputs.
+        A large text's last collected pieces are joined into one more response too.
         """
+        flushed = self._join()
+        if flushed:
+            self.content = self._blocks()
         changed = [call.finish() for call in self.tool_calls.values()]
         if not any(changed) and self.stream_tool_parsing:
-            return None
+            return self.response() if flushed else None
         if not self.tool_calls:
-            return None
+            return self.response() if flushed else None
         self.stream_tool_parsing = True
         self.content = self._blocks()
         return self.response()

@@ -14,6 +14,7 @@ import contextlib
 import os
 import tempfile
 import time
+from collections.abc import Sequence
 
 _TEMP_SUFFIX = ".tmp"
 # Windows: ERROR_ACCESS_DENIED, ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION.
@@ -22,7 +23,12 @@ _RETRY_DELAYS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.8)
 _WINDOWS = os.name == "nt"
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o600) -> None:
+def atomic_write_bytes(
+    path: str | os.PathLike[str],
+    data: bytes | Sequence[bytes | memoryview],
+    *,
+    mode: int = 0o600,
+) -> None:
     """Replace the file at ``path`` with ``data``, atomically and durably.
 
     On failure the previous file (if any) is intact and the temporary file is removed.
@@ -30,7 +36,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, mode: int =
 
     Args:
         path: The file to create or replace; its folder must exist.
-        data: The complete new content.
+        data: The complete new content, or its pieces in order (written one after the
+            other: a large file is never joined into one more copy in memory).
         mode: Permission bits of the new file on POSIX; the default keeps it private to
             its owner (chat histories and settings are personal data).
 
@@ -46,7 +53,10 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, mode: int =
         with os.fdopen(fd, "wb") as file:
             if os.name == "posix" and mode != 0o600:  # mkstemp creates it 0o600
                 os.fchmod(file.fileno(), mode)
-            file.write(data)
+            if isinstance(data, bytes | bytearray | memoryview):
+                file.write(data)
+            else:
+                file.writelines(data)
             file.flush()
             os.fsync(file.fileno())
         _replace(temp, target)

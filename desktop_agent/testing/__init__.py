@@ -5,6 +5,7 @@
   HTTP errors, slow and dropped streams), recording every request. Test through the
   real ``openai`` SDK, never a mock. ``python -m desktop_agent.testing.server`` runs it
   as a separate process.
+- :func:`text_pdf`: a small valid PDF with the given text, one page per string.
 - :class:`ScriptedChatModel`: a ``ChatModelBase`` answering from a script with no network
   at all, recording its calls — for fast agent tests.
 
@@ -13,6 +14,7 @@ neither ``openai`` nor Qt.
 """
 
 from desktop_agent.testing._openai_server import OpenAICompatServer, RecordedRequest
+from desktop_agent.testing._pdf import text_pdf
 from desktop_agent.testing._scripted_model import ModelCall, ScriptedChatModel
 from desktop_agent.testing._scripted_reply import ScriptedAudio, ScriptedReply, ScriptedToolCall
 
@@ -24,4 +26,5 @@ __all__ = [
     "ScriptedChatModel",
     "ScriptedReply",
     "ScriptedToolCall",
+    "text_pdf",
 ]

@@ -137,7 +137,7 @@ def _style_sheet(c: ThemeColors) -> str:
     #chatList:focus, #sessionList:focus {{ border: 2px solid {c.accent}; }}
     #shortcutCard {{ background: {c.surface}; border: 1px solid {c.border};
         border-radius: 10px; }}
-    #shortcutTitle {{ font-size: 16px; font-weight: 600; }}
+    #shortcutTitle, #trashTitle {{ font-size: 16px; font-weight: 600; }}
     #shortcutKeys {{ font-weight: 600; color: {c.accent}; }}
     #jumpToLatest {{ background: {c.accent}; color: {c.accent_text}; border: none;
         border-radius: 12px; padding: 4px 12px; font-weight: 600; }}

@@ -84,7 +84,7 @@ async def chat(server: OpenAICompatServer, tmp_path: Path) -> AsyncIterator[Chat
 def assert_well_formed(messages: list[dict[str, Any]]) -> None:
     """system?, then user/assistant alternating; an assistant's tool calls are followed by
     exactly their tool results, then the assistant again (or the user, after a Stop); the
-    request ends with the user."""
+    request ends with the user (a new turn) or tool results (the next step of a turn)."""
     roles = [m["role"] for m in messages]
     index = 1 if roles and roles[0] == "system" else 0
     expected = "user"
@@ -101,7 +101,7 @@ def assert_well_formed(messages: list[dict[str, Any]]) -> None:
                 continue  # the assistant speaks again after the results
             # ... or the turn was stopped there and the user speaks next
         expected = "assistant" if expected == "user" else "user"
-    assert roles[-1] == "user", roles
+    assert roles[-1] in ("user", "tool"), roles  # a new turn, or the next step of one
 
 
 async def test_a_cut_off_stream_is_marked_with_retry_and_continue(
@@ -214,6 +214,20 @@ async def test_a_relative_path_resolves_in_the_working_folder(
     assert str(tmp_path / "notes.txt") in chat.asked[0].summary
 
 
+async def test_programs_run_in_the_working_folder(
+    chat: Chat, server: OpenAICompatServer, tmp_path: Path
+) -> None:
+    code = "import os; print(os.getcwd())"
+    call = ScriptedToolCall("execute_python_code", {"code": code})
+    server.add_reply(ScriptedReply(tool_calls=[call]), "Done.")
+    await chat.service.send("where are you?")
+    results = [
+        b for m in await chat.memory() for b in m.get_content_blocks() if b["type"] == "tool_result"
+    ]
+    assert f"<stdout>{tmp_path}\n</stdout>" in results[0]["output"][0]["text"]
+    assert f"Run this Python code in {tmp_path} " in chat.asked[0].summary
+
+
 async def test_a_thinking_only_reply_keeps_its_turn(chat: Chat, server: OpenAICompatServer) -> None:
     server.add_reply(ScriptedReply(reasoning="Let me think about this at length", **CUT))
     await chat.service.send("hard question")
@@ -279,8 +293,10 @@ async def test_every_ending_leaves_a_well_formed_next_request(
     assert continuation is not None
     await continuation
     await service.send("last")
+    for sent in server.chat_requests:  # each request is the one after an ending above
+        assert_well_formed(sent.messages)
     request = server.chat_requests[-1].messages
-    assert_well_formed(request)
+    assert request[-1]["role"] == "user"
     texts = " ".join(str(m.get("content")) for m in request)
     assert "I noticed that you have interrupted me" not in texts
     assert "Long answer goes on." in texts

@@ -116,8 +116,8 @@ async def test_deny_answer(tmp_path: Path) -> None:
         (chunk,) = await run_tool(toolkit, "execute_shell_command", command=f"touch {marker}")
         assert text(chunk) == denied("execute_shell_command")
     assert not marker.exists()
-    assert (
-        user.requests[0].summary == f"Run this shell command (stopped after 60 s):\ntouch {marker}"
+    assert user.requests[0].summary == (
+        f"Run this shell command in {Path.home()} (stopped after 60 s):\ntouch {marker}"
     )
 
 

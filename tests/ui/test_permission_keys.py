@@ -35,9 +35,7 @@ async def _open(
 @pytest.mark.parametrize(
     "key", [Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space, Qt.Key.Key_Escape, Qt.Key.Key_Y]
 )
-async def test_reflex_keys_deny(
-    qtbot: QtBot, wait_signal: Callable[..., Any], key: Qt.Key
-) -> None:
+async def test_reflex_keys_deny(qtbot: QtBot, wait_signal: Callable[..., Any], key: Qt.Key) -> None:
     controller = PermissionController()
     task, dialog = await _open(controller, wait_signal)
     await asyncio.sleep(0.05)  # shown and focused
@@ -96,7 +94,12 @@ async def test_stop_in_the_dialog_asks_to_stop_the_turn(
     controller = PermissionController()
     stops: list[bool] = []
     task, dialog = await _open(controller, wait_signal)
-    controller.stop_requested.connect(lambda: (stops.append(True), task.cancel()))
+
+    def on_stop() -> None:  # what the window does: stop the turn, which cancels the question
+        stops.append(True)
+        task.cancel()
+
+    controller.stop_requested.connect(on_stop)
     qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(task, 2)

@@ -57,7 +57,7 @@ class ScanResult:
 class _CachedMessage:
     content: Any  # kept so that its id() is not reused while cached
     saved_content: Any
-    text: str
+    text: str | None  # lower-cased search text, made when a conversation message needs it
 
 
 class StateScanner:
@@ -110,6 +110,8 @@ class StateScanner:
             if cached is None or cached.content is not content:
                 cached = self._cached(content, seen)
             seen[id(content)] = cached
+            if cached.text is None:
+                cached.text = search_text(content)
             if cached.text:
                 texts.append(cached.text)
             if cached.saved_content is not content:
@@ -120,7 +122,7 @@ class StateScanner:
 
     def _cached(self, content: Any, seen: dict[int, _CachedMessage]) -> _CachedMessage:
         saved_content = self._walk(content, seen) if isinstance(content, list) else content
-        return _CachedMessage(content, saved_content, content_text(content).lower())
+        return _CachedMessage(content, saved_content, None)
 
     def _walk(self, value: Any, seen: dict[int, _CachedMessage]) -> Any:
         if isinstance(value, list):
@@ -209,6 +211,22 @@ def _copy_on_write_dict(value: dict[str, Any], walk: Callable[[Any], Any]) -> di
 
 def _extension(media_type: str) -> str:
     return _EXTENSIONS.get(media_type) or mimetypes.guess_extension(media_type) or ".bin"
+
+
+_LOWER_SLICE = 1 << 20
+
+
+def search_text(content: Any) -> str:
+    """The lower-cased searchable text of a message content, lowered a slice at a time
+    (one ``lower()`` of a 20 MB reply holds the GIL for ~50 ms)."""
+    text = content_text(content)
+    if len(text) <= _LOWER_SLICE:
+        return text.lower()
+    pieces = []
+    for start in range(0, len(text), _LOWER_SLICE):
+        pieces.append(text[start : start + _LOWER_SLICE].lower())
+        yield_gil()
+    return "".join(pieces)
 
 
 def content_text(content: Any) -> str:

@@ -20,6 +20,7 @@ from desktop_agent.app.library._codec import (
     SessionDecodeError,
     dumps,
     encode_session,
+    encode_session_chunks,
     meta_from_prefix,
 )
 from desktop_agent.app.library._errors import (
@@ -179,7 +180,7 @@ class SessionStore:
         try:
             self._take(session_id, lock, expected)
             scan = scanner.scan(states)
-            data = encode_session({"meta": meta, **scan.parts})
+            data = encode_session_chunks({"meta": meta, **scan.parts})
             path = self.paths.file(session_id)
             atomic_write_bytes(path, data)
             entry = entry_from_meta(meta, stamp_of(path.stat()))

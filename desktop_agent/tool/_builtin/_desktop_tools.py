@@ -10,7 +10,11 @@ from desktop_agent.tool._builtin._calculator import calculate
 from desktop_agent.tool._builtin._datetime import get_current_datetime
 from desktop_agent.tool._builtin._files import read_text_file, resolve_path, write_text_file
 from desktop_agent.tool._builtin._permissions import ToolPermissions, guard
-from desktop_agent.tool._builtin._process import execute_python_code, execute_shell_command
+from desktop_agent.tool._builtin._process import (
+    execute_python_code,
+    execute_shell_command,
+    run_folder,
+)
 
 if TYPE_CHECKING:
     from desktop_agent.tool._toolkit import Toolkit
@@ -33,13 +37,18 @@ def _summarize_write(arguments: dict[str, Any]) -> str:
     return f"Write {size} characters to the file {_path(arguments)}, replacing it if it exists."
 
 
+def _folder(arguments: dict[str, Any]) -> Path:
+    return run_folder(str(arguments.get("working_folder") or ""))
+
+
 def _summarize_python(arguments: dict[str, Any]) -> str:
-    return f"Run this Python code (stopped after {arguments['timeout']} s):\n{arguments['code']}"
+    timeout, code = arguments["timeout"], arguments["code"]
+    return f"Run this Python code in {_folder(arguments)} (stopped after {timeout} s):\n{code}"
 
 
 def _summarize_shell(arguments: dict[str, Any]) -> str:
-    timeout = arguments["timeout"]
-    return f"Run this shell command (stopped after {timeout} s):\n{arguments['command']}"
+    timeout, command = arguments["timeout"], arguments["command"]
+    return f"Run this shell command in {_folder(arguments)} (stopped after {timeout} s):\n{command}"
 
 
 GUARDED_TOOLS: dict[str, tuple[Callable[..., Any], Callable[[dict[str, Any]], str]]] = {
@@ -69,8 +78,9 @@ def register_desktop_tools(
         permissions: The session's policy; by default a new one with nobody to ask, which
             denies every guarded call.
         group_name: The tool group (it must exist unless it is ``"basic"``).
-        working_folder: Where the file tools resolve relative paths (the home folder when
-            empty); passed as a hidden preset argument, shown in the permission summary.
+        working_folder: Where the file tools resolve relative paths and programs run (the
+            home folder when empty); a hidden preset argument, shown in the permission
+            summary.
 
     Returns:
         The policy in use (the UI sets its ``ask`` callback).
@@ -79,9 +89,8 @@ def register_desktop_tools(
         permissions = ToolPermissions()
     toolkit.register_tool_function(get_current_datetime, group_name=group_name)
     toolkit.register_tool_function(calculate, group_name=group_name)
-    folder = {"working_folder": str(working_folder)}
+    presets = {"working_folder": str(working_folder)}
     for name, (func, summarize) in GUARDED_TOOLS.items():
-        presets = folder if func in (read_text_file, write_text_file) else None
         toolkit.register_tool_function(
             guard(func, permissions, summarize, name), group_name, preset_kwargs=presets
         )

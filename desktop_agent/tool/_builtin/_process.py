@@ -27,6 +27,7 @@ import signal
 import sys
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from desktop_agent._logging import logger
@@ -243,7 +244,19 @@ def python_interpreter() -> str:
     )
 
 
-async def execute_python_code(code: str, timeout: float = 60) -> AsyncGenerator[ToolResponse, None]:
+def run_folder(working_folder: str = "") -> Path:
+    """Where a program runs: ``working_folder`` if it is a folder, else the home folder
+    (never the app's own current folder)."""
+    if working_folder.strip():
+        folder = Path(working_folder).expanduser()
+        if folder.is_dir():
+            return folder.absolute()
+    return Path.home()
+
+
+async def execute_python_code(
+    code: str, timeout: float = 60, *, working_folder: str = ""
+) -> AsyncGenerator[ToolResponse, None]:
     """Run Python code in a separate Python process and return what it prints.
 
     The code runs as a script: use print() to show results. Nothing is returned
@@ -253,18 +266,20 @@ async def execute_python_code(code: str, timeout: float = 60) -> AsyncGenerator[
     Args:
         code (str): The Python code to run.
         timeout (float): Seconds after which the program is stopped.
+        working_folder (str): The folder it runs in (default: the home folder).
     """
 
     async def start() -> asyncio.subprocess.Process:
         argv = [python_interpreter(), "-I", "-u", "-X", "utf8", "-c", code]
-        return await asyncio.create_subprocess_exec(*argv, **_PIPES)
+        cwd = run_folder(working_folder)
+        return await asyncio.create_subprocess_exec(*argv, cwd=cwd, **_PIPES)
 
     async for chunk in _stream_process(start, timeout, "code execution"):
         yield chunk
 
 
 async def execute_shell_command(
-    command: str, timeout: float = 60
+    command: str, timeout: float = 60, *, working_folder: str = ""
 ) -> AsyncGenerator[ToolResponse, None]:
     """Run a command in the user's shell and return its output.
 
@@ -274,10 +289,12 @@ async def execute_shell_command(
     Args:
         command (str): The shell command line to run.
         timeout (float): Seconds after which the command and everything it started is stopped.
+        working_folder (str): The folder it runs in (default: the home folder).
     """
 
     async def start() -> asyncio.subprocess.Process:
-        return await asyncio.create_subprocess_shell(command, **_PIPES)
+        cwd = run_folder(working_folder)
+        return await asyncio.create_subprocess_shell(command, cwd=cwd, **_PIPES)
 
     async for chunk in _stream_process(start, timeout, "command"):
         yield chunk

@@ -219,6 +219,7 @@ class DocumentStyler:
         for index in range(len(groups) - 1, -1, -1):
             highlight = highlight_last or index < len(groups) - 1
             self._style_code(doc, groups[index], index, highlight)
+        _unbreak_table_headers(doc.rootFrame())
         return [group.text for group in groups]
 
     def set_code(self, doc: QTextDocument, code: str, lang: str) -> None:
@@ -381,3 +382,16 @@ class DocumentStyler:
 def lang_label(lang: str) -> str:
     """The label of a code block's header."""
     return lang or "code"
+
+
+def _unbreak_table_headers(frame: QTextFrame) -> None:
+    """Header cells never break inside a word ("Column 0", not "Colum" / "n 0")."""
+    unbroken = QTextBlockFormat()
+    unbroken.setNonBreakableLines(True)
+    for child in frame.childFrames():
+        if isinstance(child, QTextTable):
+            cursor = QTextCursor(child.document())
+            for column in range(child.columns()):
+                cursor.setPosition(child.cellAt(0, column).firstPosition())
+                cursor.mergeBlockFormat(unbroken)
+        _unbreak_table_headers(child)

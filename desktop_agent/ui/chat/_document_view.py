@@ -13,12 +13,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QResizeEvent, QTextDocument, QWheelEvent
-from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QWidget
+from PySide6.QtCore import QMimeData, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QCursor, QResizeEvent, QTextDocument, QWheelEvent
+from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._markdown_images import LOAD_REQUESTS, LOAD_SCHEME, url_of_load_link
+from desktop_agent.ui.chat._math import MATH_SCHEME, latex_of_link, selection_text
 
 DEFAULT_WRAP_WIDTH = 640
 
@@ -118,7 +119,19 @@ class DocumentView(QTextBrowser):
             except ValueError:
                 return
             return
+        if url.scheme() == MATH_SCHEME:  # a typeset formula: copy its LaTeX
+            RenderContext.copy_text(latex_of_link(url))
+            QToolTip.showText(QCursor.pos(), "LaTeX copied")
+            return
         RenderContext.open_url(url)
+
+    def createMimeDataFromSelection(self) -> QMimeData:
+        """Copy a selection with each formula as its LaTeX source."""
+        cursor = self.textCursor()
+        data = QMimeData()  # Qt's own fills text/plain lazily, over what is set here
+        data.setText(selection_text(cursor))
+        data.setHtml(cursor.selection().toHtml())
+        return data
 
 
 class AutoHeightDocumentView(DocumentView):

@@ -38,6 +38,8 @@ def ending_text(msg: Msg, ending: str) -> str:
         return "Stopped at the token limit: the answer may be incomplete."
     if ending == "content_filter":
         return "Stopped by the server's content filter."
+    if ending == "thinking_only":
+        return "No answer: the model only thought (open Thoughts to read it)."
     if ending == "interrupted" and not msg.get_content_blocks():
         return "Stopped before the answer began."
     return ""

@@ -32,6 +32,8 @@ from PySide6.QtGui import (
 
 from desktop_agent.ui.chat._doc_style import MARKDOWN_FEATURES, DocumentStyler
 from desktop_agent.ui.chat._markdown_split import Chunk, MarkdownSplitter, Unit
+from desktop_agent.ui.chat._math import insert_math, math_renderer
+from desktop_agent.ui.chat._math_detect import protect_math
 from desktop_agent.ui.chat._theme import ChatPalette
 
 
@@ -287,8 +289,12 @@ class TextRender:
         if self.plain:
             doc.setPlainText(source.rstrip("\n"))
         else:
+            source, formulas = protect_math(source)
             doc.setMarkdown(source, MARKDOWN_FEATURES)
             rendered.codes = self.styler.style(doc, highlight_last=not open_fence)
+            if formulas:
+                colors = self.styler.palette
+                insert_math(doc, formulas, math_renderer(), colors.text, colors.muted, rendered)
         if self._width > 0:
             doc.setTextWidth(self._width)
             doc.size()  # lay out now, detached

@@ -31,7 +31,7 @@ LOAD_SCHEME = "loadimage"
 
 def load_link(url: str) -> str:
     """The href of the "Load image" link of remote image ``url``."""
-    return f"{LOAD_SCHEME}:{bytes(QUrl.toPercentEncoding(url)).decode()}"
+    return f"{LOAD_SCHEME}:{bytes(QUrl.toPercentEncoding(url).data()).decode()}"
 
 
 def url_of_load_link(link: QUrl) -> str:

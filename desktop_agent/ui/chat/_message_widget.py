@@ -162,6 +162,7 @@ class MessageRow(RowWidget):
             self._column.addLayout(self._make_header(entry.msg))
         self.blocks: list[tuple[str, QWidget]] = []
         self.ending_bar: EndingBar | None = None
+        self._ending: str | None = None
         self.waiting = QLabel("…", self.bubble)
         self.waiting.setObjectName("caption")
         self._column.addWidget(self.waiting)
@@ -216,6 +217,9 @@ class MessageRow(RowWidget):
         """The mark by the name and the line (with Retry/Continue) of an unusual ending."""
         msg = entry.msg
         ending = answer_ending(msg) if msg is not None and not entry.streaming else None
+        if ending is None and self.ending_bar is None and self._ending is None:
+            return  # the common case, on every streamed chunk: nothing to show or hide
+        self._ending = ending
         if self.name_label is not None:
             mark = HEADER_MARKS.get(ending or "", "")
             self.ending_mark.setText(mark)
@@ -226,8 +230,6 @@ class MessageRow(RowWidget):
                 self.bubble.setProperty("interrupted", interrupted)
                 self.bubble.style().unpolish(self.bubble)
                 self.bubble.style().polish(self.bubble)
-        if ending is None and self.ending_bar is None:
-            return
         if self.ending_bar is None:
             self.ending_bar = EndingBar(self._ctx, self.bubble)
             self._column.addWidget(self.ending_bar)

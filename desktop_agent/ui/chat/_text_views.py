@@ -21,6 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_agent.ui.chat._capped_text import (
+    RENDER_CAP_CHARS,
+    SHOW_MORE_FACTOR,
+    CapBar,
+    capped,
+)
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._document_view import AutoHeightDocumentView, DocumentView
 from desktop_agent.ui.chat._markdown import TextRender, new_document
@@ -96,6 +102,10 @@ class MarkdownView(QWidget):
         self._placed_width = -1
         self._placed: list[tuple[int, int]] = []
         self._text: tuple[str, bool] | None = None
+        self._cap = RENDER_CAP_CHARS
+        self._shown_chars = 0
+        self._shown_text = ""
+        self.cap_bar: CapBar | None = None  # made when a text first exceeds the cap
         self._catch_up = QTimer(self)
         self._catch_up.setSingleShot(True)
         self._catch_up.timeout.connect(self._render_owed)
@@ -121,8 +131,17 @@ class MarkdownView(QWidget):
         self._text = (text, final)
         if self.width() > 0 and self.isVisible():
             self._width_hint = self.width()
-        if self.text_render.update(text, final, budget, self._width_hint, force=force):
+        shown, shown_final = capped(text, final, self._cap)
+        if shown is not text and len(shown) == len(self._shown_text):
+            shown = self._shown_text  # the same cut: the render sees an unchanged text
+        self._shown_text = shown
+        self._shown_chars = len(shown)
+        bar_changed = self._show_cap_bar(len(shown), len(text))
+        if self.text_render.update(shown, shown_final, budget, self._width_hint, force=force):
             self._sync()
+        elif bar_changed:
+            self._place()
+            self.updateGeometry()
         if self.text_render.stale and not self._catch_up.isActive():
             self._catch_up.start(max(1, math.ceil(self.text_render.rich_due_in() * 1000)))
 
@@ -139,6 +158,44 @@ class MarkdownView(QWidget):
     def pending(self) -> bool:
         """Whether rendering was cut short by its time budget and must continue."""
         return self.text_render.pending
+
+    @property
+    def is_capped(self) -> bool:
+        """Whether only the start of the text is rendered (the bar offers the rest)."""
+        return self._text is not None and self._shown_chars < len(self._text[0])
+
+    @property
+    def rendered_chars(self) -> int:
+        """How many characters of the text are rendered."""
+        return self._shown_chars
+
+    def show_more(self) -> None:
+        """Render more of a capped text (four times as much)."""
+        self._cap *= SHOW_MORE_FACTOR
+        if self._text is not None:
+            self.update_text(*self._text)
+
+    def _show_cap_bar(self, shown: int, total: int) -> bool:
+        """Show (or hide) the bar under a capped text; whether its visibility changed."""
+        bar = self.cap_bar
+        if shown >= total:
+            if bar is None or bar.isHidden():
+                return False
+            bar.hide()
+            return True
+        if bar is None:
+            bar = self.cap_bar = CapBar(lambda: self._text[0] if self._text else "", self)
+            bar.more_requested.connect(self.show_more)
+            bar.hide()
+        bar.show_sizes(shown, total)
+        if not bar.isHidden():
+            return False
+        bar.show()
+        return True
+
+    def _bar_height(self) -> int:
+        bar = self.cap_bar
+        return 0 if bar is None or bar.isHidden() else bar.sizeHint().height() + DOCUMENT_SPACING
 
     def _sync(self) -> None:
         parts = self.text_render.parts
@@ -204,7 +261,7 @@ class MarkdownView(QWidget):
     def heightForWidth(self, width: int) -> int:
         """The column's height at ``width``."""
         heights = self._measure(width)
-        return sum(heights) + DOCUMENT_SPACING * max(0, len(heights) - 1)
+        return sum(heights) + DOCUMENT_SPACING * max(0, len(heights) - 1) + self._bar_height()
 
     def sizeHint(self) -> QSize:
         """The width laid out at (or expected), and the height there.
@@ -238,6 +295,9 @@ class MarkdownView(QWidget):
                 del placed[i:]
                 placed.append((y, height))
             y += height + DOCUMENT_SPACING
+        bar = self.cap_bar
+        if bar is not None and not bar.isHidden():
+            bar.setGeometry(0, y, width, bar.sizeHint().height())
         self._placed_width = width
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -269,6 +329,10 @@ class MarkdownView(QWidget):
     def plain_text(self) -> str:
         """What the block shows, as plain text."""
         return self.text_render.plain_text()
+
+    def refresh_edits(self) -> None:
+        """Re-measure documents edited in place (formulas typeset after the render)."""
+        self._sync()
 
 
 class ThinkingView(QWidget):

@@ -17,7 +17,9 @@ from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._doc_style import warm_highlighter
 from desktop_agent.ui.chat._document_view import DocumentView
 from desktop_agent.ui.chat._list import MessageList
+from desktop_agent.ui.chat._math import math_renderer
 from desktop_agent.ui.chat._model import ConversationModel
+from desktop_agent.ui.chat._text_views import MarkdownView
 from desktop_agent.ui.chat._theme import chat_palette, chat_style_sheet
 
 
@@ -48,6 +50,7 @@ class ChatView(QWidget):
         self.highlighted_row: int | None = None
         self.setStyleSheet(chat_style_sheet(self.context.palette))
         self.context.markdown_images.changed.connect(self._render_images_again)
+        math_renderer().changed.connect(self._show_typeset_math)
         self.jump_button = QPushButton("↓ Jump to latest", self.list)
         self.jump_button.setObjectName("jumpToLatest")
         self.jump_button.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -85,8 +88,8 @@ class ChatView(QWidget):
             cursor = view.document().find(query)
             while not cursor.isNull():
                 selection = QTextEdit.ExtraSelection()
-                selection.cursor = cursor  # type: ignore[misc]
-                selection.format = fmt  # type: ignore[misc]
+                selection.cursor = cursor
+                selection.format = fmt
                 selections.append(selection)
                 cursor = view.document().find(query, cursor)
             view.setExtraSelections(selections)
@@ -112,6 +115,11 @@ class ChatView(QWidget):
         x = viewport.x() + (viewport.width() - button.width()) // 2
         button.move(x, viewport.bottom() - button.height() - 12)
         button.raise_()
+
+    def _show_typeset_math(self) -> None:
+        """Formulas were typeset into shown documents: their views re-measure them."""
+        for view in self.list.findChildren(MarkdownView):
+            view.refresh_edits()
 
     def _render_images_again(self) -> None:
         """A Markdown image became ready (or may now be fetched): render documents again."""

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 
 class AllowedToolsChip(QToolButton):
-    """"N tools allowed" with a menu: revoke one tool, or all. Hidden when none is allowed.
+    """The "N tools allowed" chip: a menu revokes one tool, or all. Hidden when none is.
 
     Signals:
         revoke_requested(object): A tool name, or ``None`` for every tool.

@@ -86,7 +86,8 @@ class SettingsDialog(QDialog):
         self.model.clear()
         self.model.addItems(ids)
         self.model.setCurrentText(current or (ids[0] if ids else ""))
-        self.models_status.setText(f"{len(ids)} models available." if ids else "No models listed.")
+        count = f"{len(ids)} model{'' if len(ids) == 1 else 's'} available."
+        self.models_status.setText(count if ids else "No models listed.")
 
     def set_models_error(self, text: str) -> None:
         """Say why the model list could not be fetched (the model can still be typed)."""
@@ -123,7 +124,7 @@ class SettingsDialog(QDialog):
             update={
                 "temperature": round(self.temperature.value(), 2),
                 "system_prompt": self.system_prompt.toPlainText(),
-                "theme": "dark" if self.theme.currentIndex() == 1 else "light",
+                "theme": self.theme.currentData() or "light",
                 "allow_remote_images": self.remote_images.isChecked(),
                 "plan_mode": self.plan_mode.isChecked(),
             }
@@ -159,7 +160,9 @@ class SettingsDialog(QDialog):
         self.system_prompt = QPlainTextEdit()
         self.system_prompt.setMaximumHeight(110)
         self.theme = QComboBox()
-        self.theme.addItems(["Light", "Dark"])
+        for label, value in (("Light", "light"), ("Dark", "dark"), ("System", "system")):
+            self.theme.addItem(label, value)
+        self.theme.setToolTip("System follows the desktop's light or dark setting")
         self.remote_images = QCheckBox("Load images from the web in messages without asking")
         self.plan_mode = QCheckBox("Plan complex tasks (the chat shows the plan as a checklist)")
         self.plan_mode.setToolTip(
@@ -209,7 +212,7 @@ class SettingsDialog(QDialog):
             self.preset.setCurrentText(DEFAULT_PRESET)
         self.temperature.setValue(settings.temperature)
         self.system_prompt.setPlainText(settings.system_prompt)
-        self.theme.setCurrentIndex(1 if settings.theme == "dark" else 0)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
         self.remote_images.setChecked(settings.allow_remote_images)
         self.plan_mode.setChecked(settings.plan_mode)
 

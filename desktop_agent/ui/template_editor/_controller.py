@@ -57,13 +57,22 @@ class TemplateEditorController(QObject):
 
     def _make_editor(self, module: InputModule) -> TemplateEditorWindow:
         service = self._service
-        return TemplateEditorWindow(
+        editor = TemplateEditorWindow(
             module,
             memory_provider=lambda: service.memory,
             variables_provider=self._build_variables,
             on_applied=lambda config: self._applied(module, config),
             parent=self._parent,
         )
+        editor.closed.connect(self._back_to_the_chat)
+        return editor
+
+    def _back_to_the_chat(self) -> None:
+        """The editor closed: typing goes to the main window's message field again."""
+        self._parent.activateWindow()
+        focus = getattr(self._parent, "focus_composer", None)
+        if callable(focus):
+            focus()
 
     def _build_variables(self) -> dict[str, Any]:
         # The values ReActAgent passes to build_messages.

@@ -65,6 +65,8 @@ class TemplateEditorWindow(QWidget):
     applied = Signal(object)
     preview_finished = Signal(object)
     state_changed = Signal()
+    closed = Signal()
+    """The window closed (its changes applied or discarded)."""
 
     def __init__(
         self,
@@ -523,6 +525,7 @@ class TemplateEditorWindow(QWidget):
             return
         self.preview.cancel()
         super().closeEvent(event)
+        self.closed.emit()
 
     def _apply_and_close(self) -> None:
         if self.apply():

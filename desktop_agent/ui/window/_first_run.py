@@ -29,6 +29,7 @@ class FirstRunPanel(QWidget):
         self.setObjectName("firstRunPanel")
         title = QLabel("Connect a model to start chatting")
         title.setObjectName("firstRunTitle")
+        title.setWordWrap(True)  # small windows (HiDPI scaling) keep it whole
         text = QLabel(_EXPLANATION)
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)

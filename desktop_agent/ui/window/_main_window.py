@@ -74,7 +74,7 @@ class MainWindow(QMainWindow):
         self._first_run_wanted = False
         self._painted = False
         self._build_layout()
-        self.shortcut_overlay = ShortcutOverlay(self.centralWidget())
+        self.shortcut_overlay = ShortcutOverlay(self._central)
         self.shortcuts = ShortcutMap(self)  # the registry: window/_shortcuts.py SHORTCUTS
         self.shortcuts.connect("new_chat", self.sidebar.new_chat_requested.emit)
         self.shortcuts.connect("template", self.sidebar.template_requested.emit)
@@ -224,6 +224,7 @@ class MainWindow(QMainWindow):
         outer.addWidget(splitter, 1)
         outer.addWidget(self.status_line)
         self.setCentralWidget(central)
+        self._central = central
         central.installEventFilter(self)
 
 

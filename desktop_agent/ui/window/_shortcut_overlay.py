@@ -45,8 +45,9 @@ class ShortcutOverlay(QWidget):
         """List ``shortcuts`` and show the overlay, with the keyboard focus."""
         while self._grid.count():
             item = self._grid.takeAt(0)
-            if item is not None and item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.rows = []
         for row, shortcut in enumerate(shortcuts):
             keys = QLabel(shown_keys(shortcut))

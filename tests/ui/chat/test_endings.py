@@ -65,6 +65,16 @@ def test_a_thinking_only_reply_at_the_limit_says_so(
     )
 
 
+def test_a_finished_thinking_only_reply_says_there_is_no_answer(
+    chat_view: ChatView, conversation: Conversation
+) -> None:
+    conversation.upsert(_answer("", "stop", thinking="Hmm."), last=True)
+    widget = message_row(chat_view, 0)
+    assert widget.ending_bar is not None
+    assert widget.ending_bar.text_label.text().startswith("No answer: the model only thought")
+    assert not widget.ending_mark.isVisible()
+
+
 def test_a_normal_answer_has_no_ending_line(
     chat_view: ChatView, conversation: Conversation
 ) -> None:
@@ -96,9 +106,7 @@ def _result(call_id: str, text: str) -> Msg:
     return Msg("system", [block], "system")
 
 
-def test_tool_cards_waiting_denied_not_run(
-    chat_view: ChatView, conversation: Conversation
-) -> None:
+def test_tool_cards_waiting_denied_not_run(chat_view: ChatView, conversation: Conversation) -> None:
     conversation.upsert(Msg("Friday", [_call("a"), _call("b"), _call("c")], "assistant"), True)
     conversation.set_waiting("write_text_file")
     settle(chat_view)

@@ -79,3 +79,34 @@ def test_a_broken_state_file_means_the_default(qtbot: QtBot, tmp_path: Path) -> 
 
 def test_the_state_file_lives_under_the_data_root(desktop_agent_home: Path) -> None:
     assert state_path() == desktop_agent_home / "window.json"
+
+
+async def test_the_app_remembers_its_window_across_runs(
+    qtbot: QtBot, desktop_agent_home: Path
+) -> None:
+    from desktop_agent.ui.window import DesktopApp
+
+    first = DesktopApp(environ={}, local_servers=[])
+    qtbot.addWidget(first.window)
+    await first.start()
+    area = _available()
+    first.window.setGeometry(QRect(area.x() + 5, area.y() + 5, 760, 500))
+    await first.aclose()
+    saved = json.loads((desktop_agent_home / "window.json").read_text(encoding="utf-8"))
+    assert (saved["width"], saved["height"]) == (760, 500)
+
+    second = DesktopApp(environ={}, local_servers=[])
+    qtbot.addWidget(second.window)
+    await second.start()
+    assert second.window.size().toTuple() == (760, 500)
+    await second.aclose()
+
+
+def test_the_window_fits_a_small_screen_at_double_scale(qtbot: QtBot) -> None:
+    from desktop_agent.ui.window import DesktopApp
+
+    app = DesktopApp(environ={}, local_servers=[])
+    qtbot.addWidget(app.window)
+    minimum = app.window.minimumSizeHint()
+    # 1400×900 at QT_SCALE_FACTOR=2 (the screen) leaves 700×450 logical pixels
+    assert minimum.width() <= 680 and minimum.height() <= 420

@@ -133,13 +133,13 @@ def test_the_registry_is_one_list_others_append_to(qtbot: QtBot) -> None:
 
     widget = QWidget()
     qtbot.addWidget(widget)
-    extra = [*SHORTCUTS, Shortcut(("Ctrl+Shift+E",), "Export the chat", "export")]
+    extra = [*SHORTCUTS, Shortcut(("Ctrl+Alt+J",), "Jump somewhere", "example_action")]
     shortcuts = ShortcutMap(widget, extra)
     fired: list[str] = []
-    (bound,) = shortcuts.connect("export", lambda: fired.append("export"))
+    (bound,) = shortcuts.connect("example_action", lambda: fired.append("example"))
     bound.activated.emit()
-    assert fired == ["export"]
-    assert shortcuts.listed()[-1].description == "Export the chat"
+    assert fired == ["example"]
+    assert shortcuts.listed()[-1].description == "Jump somewhere"
     with pytest.raises(ValueError, match="'nothing'"):
         shortcuts.connect("nothing", lambda: None)
     keys = [k for s in SHORTCUTS for k in s.keys]
@@ -209,3 +209,31 @@ async def test_the_system_theme_follows_the_desktop(
     desktop._on_color_scheme(Qt.ColorScheme.Light)  # what the style hints' signal calls
     assert not desktop.chat_view.dark
     desktop.settings.apply(desktop.settings.settings.model_copy(update={"theme": "light"}))
+
+
+async def test_the_settings_dialog_opens_any_number_of_times(
+    qtbot: QtBot, desktop: DesktopApp, wait_signal: Any
+) -> None:
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    for _ in range(2):
+        opened = wait_signal(desktop.settings.dialog_opened)
+        _press(qtbot, desktop, "Ctrl+,")
+        (dialog,) = await opened
+        assert dialog.isVisible()
+        dialog.reject()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        assert desktop.window.focusWidget() is desktop.window.composer.input
+
+
+async def test_focus_returns_after_the_template_editor_closes(
+    qtbot: QtBot, desktop: DesktopApp
+) -> None:
+    window = desktop.window
+    for _ in range(2):
+        window.sidebar.template_button.setFocus()
+        _press(qtbot, desktop, "Ctrl+T")
+        editor = desktop.template_editor.editor
+        assert editor is not None and editor.isVisible()
+        editor.close()
+        assert window.focusWidget() is window.composer.input

@@ -24,6 +24,29 @@ def test_sidebar_buttons_are_never_clipped_at_the_minimum_width(qtbot: QtBot) ->
         assert button.width() >= button.sizeHint().width(), button.text()
 
 
+def _header_lines(width: int) -> list[int]:
+    doc = QTextDocument()
+    doc.setMarkdown(
+        "| Column 0 | Column 1 | Column 2 | Column 3 | Column 4 |\n|---|---|---|---|---|\n"
+        "| a | b | c | d | e |\n",
+        MARKDOWN_FEATURES,
+    )
+    DocumentStyler(LIGHT).style(doc)
+    doc.setTextWidth(width)
+    doc.size()
+    lines = []
+    block = doc.begin()
+    while block.isValid():
+        if block.text().startswith("Column"):
+            lines.append(block.layout().lineCount())
+        block = block.next()
+    return lines
+
+
+def test_table_headers_do_not_break_inside_a_word(qtbot: QtBot) -> None:
+    assert _header_lines(260) == [1, 1, 1, 1, 1]
+
+
 def test_wrapped_code_lines_hang_further_in(qtbot: QtBot) -> None:
     doc = QTextDocument()
     doc.setMarkdown("```python\n" + "x = 1  # " + "long " * 60 + "\n```\n", MARKDOWN_FEATURES)
