@@ -101,30 +101,32 @@ async def start_times() -> tuple[list[float], list[float]]:
 
 
 async def call_times() -> dict[str, list[float]]:
-    results: dict[str, list[float]] = {}
+    """The four ways, interleaved call by call, so that they share the machine's load."""
     client = StdIOStatefulClient("bench", command=sys.executable, args=ARGS)
     await client.connect()
+    servers = McpServers([_config("app")])
+    await servers.start()
     try:
         session = client.session
         assert session is not None
-        await session.call_tool("echo", {"text": "warm"})
-        results["SDK ClientSession.call_tool"] = await _timed(
-            lambda: session.call_tool("echo", {"text": "hi"}), CALLS
-        )
         echo = await client.get_callable_function("echo")
-        results["MCPToolFunction"] = await _timed(lambda: echo(text="hi"), CALLS)
-        toolkit = Toolkit()
-        await toolkit.register_mcp_client(client, enable_funcs=["echo"])
-        results["Toolkit.call_tool_function"] = await _timed(lambda: _run(toolkit), CALLS)
+        direct = Toolkit()
+        await direct.register_mcp_client(client, enable_funcs=["echo"])
+        app = Toolkit()
+        servers.register_tools(app, ToolPermissions())
+        ways: dict[str, Callable[[], Awaitable[Any]]] = {
+            "SDK ClientSession.call_tool": lambda: session.call_tool("echo", {"text": "hi"}),
+            "MCPToolFunction": lambda: echo(text="hi"),
+            "Toolkit.call_tool_function": lambda: _run(direct),
+            "app: McpServers thread + Toolkit": lambda: _run(app),
+        }
+        results: dict[str, list[float]] = {name: [] for name in ways}
+        for _ in range(CALLS):
+            for name, way in ways.items():
+                results[name] += await _timed(way, 1)
     finally:
         await client.close()
-    servers = McpServers([_config()])
-    await servers.start()
-    toolkit = Toolkit()
-    servers.register_tools(toolkit, ToolPermissions())
-    await _run(toolkit)
-    results["app: McpServers thread + Toolkit"] = await _timed(lambda: _run(toolkit), CALLS)
-    await servers.aclose()
+        await servers.aclose()
     return results
 
 
@@ -147,7 +149,9 @@ async def stop_times() -> tuple[list[float], bool]:
         service = ChatService(conversation, Settings(), provider, mcp_servers=servers)
         for i in range(STOPS):
             model_server.add_reply(
-                ScriptedReply(tool_calls=[ScriptedToolCall("slow", {"seconds": 60})])
+                ScriptedReply(
+                    tool_calls=[ScriptedToolCall("slow", {"seconds": 60}, id=f"slow-{i}")]
+                )
             )
             turn = service.send(f"go {i}")
             await _until(lambda: _tool_running(conversation))

@@ -15,6 +15,8 @@ packages=(
 if [ "${1:-}" = "--test" ]; then
   # validators for the .desktop entry and AppStream metainfo (tests/packaging)
   packages+=(desktop-file-utils appstream)
+  # a private PulseAudio server with a generated tone as the microphone (voice input tests)
+  packages+=(pulseaudio pulseaudio-utils)
 fi
 
 command -v dpkg-query >/dev/null 2>&1 || { echo "install-system-deps: not a Debian system, skipping"; exit 0; }

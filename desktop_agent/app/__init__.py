@@ -20,6 +20,7 @@ from desktop_agent.app._conversation import (
     ToolStatus,
     answer_ending,
 )
+from desktop_agent.app._conversation_tree import ConversationTree, VersionInfo
 from desktop_agent.app._mcp_config import (
     McpConfigError,
     McpServerConfig,
@@ -63,6 +64,7 @@ from desktop_agent.app._turn_events import (
     TurnStarted,
     TurnUsage,
 )
+from desktop_agent.app._versions import ConversationVersions
 
 __all__ = [
     "ActiveSessionChanged",
@@ -74,6 +76,8 @@ __all__ = [
     "Conversation",
     "ConversationEntry",
     "ConversationEvent",
+    "ConversationTree",
+    "ConversationVersions",
     "Discovery",
     "EntryKind",
     "Inserted",
@@ -99,6 +103,7 @@ __all__ = [
     "TurnInterrupted",
     "TurnStarted",
     "TurnUsage",
+    "VersionInfo",
     "answer_ending",
     "discover",
     "fetch_model_ids",

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_agent.module import StateModule
 
 if TYPE_CHECKING:
+    from desktop_agent.app._conversation_tree import ConversationTree
     from desktop_agent.context import InputModule
     from desktop_agent.memory import MemoryBase
     from desktop_agent.plan import PlanNotebook
@@ -100,6 +101,20 @@ class AgentState(StateModule):
         # A child module (saved with the session) once plans are used; see ensure_plan_notebook.
         self.plan_notebook: PlanNotebook | None = None
         object.__setattr__(self, "_agent", None)  # not a child: its state is delegated to
+        # Not a child either: the other versions are their own part of a session file
+        # ("versions"), so the agent's part stays an ordinary agent state.
+        object.__setattr__(self, "_versions", None)
+
+    @property
+    def versions(self) -> ConversationTree:
+        """The conversation's other versions (edits, regenerated answers), created on use."""
+        tree = self.__dict__["_versions"]
+        if tree is None:
+            from desktop_agent.app._conversation_tree import ConversationTree
+
+            tree = ConversationTree()
+            object.__setattr__(self, "_versions", tree)
+        return tree
 
     def ensure_plan_notebook(self) -> PlanNotebook:
         """The conversation's plan notebook, created on first use (plans on)."""

@@ -38,6 +38,7 @@ from desktop_agent.message import ContentBlock, Msg
 if TYPE_CHECKING:
     from desktop_agent.app._conversation import Conversation
     from desktop_agent.app._mcp_servers import McpServers
+    from desktop_agent.app._versions import ConversationVersions
     from desktop_agent.context import ContextConfig, InputModule
     from desktop_agent.tool import AskPermission
 
@@ -92,6 +93,8 @@ class ChatService:
         self._request_saver: Callable[[], Awaitable[None]] | None = None
         self._unsaved_message = False
         self._media_folders: list[Path] = []
+        self._answering_memory = False  # the turn answers the memory as is (no new message)
+        self._versions: ConversationVersions | None = None
 
     # -- state -------------------------------------------------------------------------
 
@@ -265,7 +268,8 @@ class ChatService:
         self._check_can_start()
         self._conversation.remove_errors()
         msg = self._retry_point[0]
-        return self._start(msg, retry=True, continuation=msg is None)
+        continuation = msg is None and not self._answering_memory
+        return self._start(msg, retry=True, continuation=continuation)
 
     def continue_answer(self) -> asyncio.Task[None] | None:
         """Ask the model to go on from where its last answer stopped (cut off, or at the
@@ -279,6 +283,41 @@ class ChatService:
         self._check_can_start()
         self._conversation.remove_errors()
         return self._start(None, retry=False, continuation=True)
+
+    # -- versions (the logic is in ConversationVersions) --------------------------------
+
+    @property
+    def versions(self) -> ConversationVersions:
+        """Edit and resend, regenerate, switch versions, delete turns (non-destructive)."""
+        if self._versions is None:
+            from desktop_agent.app._versions import ConversationVersions
+
+            self._versions = ConversationVersions(self, self._conversation)
+        return self._versions
+
+    def answer_memory(self) -> asyncio.Task[None]:
+        """Start a turn that answers the memory as it is (it ends with the user's message:
+        an edited message to resend, or a user message whose answer is regenerated).
+
+        Raises:
+            RuntimeError: No provider is configured, or a turn is already running.
+        """
+        self._check_can_start()
+        self._conversation.remove_errors()
+        self._retry_point = None
+        task = self._start(None, retry=False)
+        self._answering_memory = True
+        return task
+
+    def path_changed(self, continuable: str | None = None) -> None:
+        """The memory holds another path now (a version was shown, a turn deleted): the
+        last turn's Retry no longer applies; ``continuable``: the id of a last answer that
+        was cut off, which offers Continue."""
+        self._retry_point = None
+        self._can_continue = continuable is not None
+        self._conversation.clear_actions()
+        if continuable is not None:
+            self._conversation.set_actions(continuable, ("continue",))
 
     async def stop(self) -> None:
         """Interrupt the running turn; the service is idle when this returns.
@@ -332,6 +371,7 @@ class ChatService:
         self, msg: Msg | None, *, retry: bool, continuation: bool = False
     ) -> asyncio.Task[None]:
         self._turn_counter += 1
+        self._answering_memory = retry and self._answering_memory
         self._can_continue = False
         self._conversation.clear_actions()
         turn = self._run_turn(msg, retry, continuation)

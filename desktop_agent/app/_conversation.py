@@ -383,6 +383,24 @@ class Conversation:
             self._reindex_from(row)
             self._emit(Removed(row))
 
+    def replace_from(self, row: int, msgs: Iterable[Msg]) -> None:
+        """Replace the rows from ``row`` on with ``msgs`` (finished messages), e.g. when
+        another version of a message is shown; the rows before are untouched. Cost: the
+        rows replaced, never the ones before."""
+        while len(self._entries) > row:
+            entry = self._entries.pop()
+            if entry.msg is not None:
+                self._rows.pop(entry.msg.id, None)
+                self._streaming.discard(entry.msg.id)
+                if self._offering == entry.msg.id:
+                    self._offering = None
+            self._emit(Removed(len(self._entries)))
+        for msg in msgs:
+            self._rows[msg.id] = len(self._entries)
+            self._entries.append(ConversationEntry(EntryKind.MESSAGE, msg))
+            self._index_tools(msg)
+            self._emit(Inserted(len(self._entries) - 1))
+
     def finish_streaming(self) -> None:
         """Mark every streaming row done: the turn ended or was stopped."""
         self._turn_active = False

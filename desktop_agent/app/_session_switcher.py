@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
 from desktop_agent.app._agent_state import AgentState
-from desktop_agent.app._conversation import Changed, ConversationEvent, Inserted
+from desktop_agent.app._conversation import Changed, ConversationEvent, Inserted, Removed
 from desktop_agent.app._session_restore import (
     in_memory,
     load_off_loop,
@@ -298,7 +298,7 @@ class SessionSwitcher:
         return Autosaver(
             self.library,
             session_id,
-            {"agent": self.service.agent_state},
+            {"agent": self.service.agent_state, "versions": self.service.agent_state.versions},
             interval=self._interval,
             on_error=self._on_save_error,
             on_saved=self._on_saved,
@@ -460,6 +460,9 @@ class SessionSwitcher:
             autosaver.changed(unfinished_reply=streamed)
 
     def _on_conversation_event(self, event: ConversationEvent) -> None:
+        if isinstance(event, Removed) and self._autosaver is not None and _loop_running():
+            self._autosaver.message_finished()  # a turn deleted, another version shown
+            return
         if not isinstance(event, Inserted | Changed) or not _loop_running():
             return
         entry = self.conversation[event.index]

@@ -106,6 +106,9 @@ class OpenAICompatServer:
         self.api_key = api_key
         self.reject_unknown_models = reject_unknown_models
         self.models_reply: ScriptedReply | None = None
+        self.transcription: str | None = None
+        """What ``POST /v1/audio/transcriptions`` answers; ``None``: 404, as a provider
+        without speech-to-text does."""
         self._replies: deque[ScriptedReply | str | Responder] = deque()
         self._requests: WaitableLog[RecordedRequest] = WaitableLog()
         self._disconnects: WaitableLog[RecordedRequest] = WaitableLog()
@@ -388,6 +391,8 @@ class OpenAICompatServer:
             return await self._chat(connection, request)
         if request.method == "GET" and path.endswith("/models"):
             return await self._list_models(connection, request)
+        if request.method == "POST" and path.endswith("/audio/transcriptions"):
+            return await self._transcribe(connection, request)
         body = error_body(
             f"Unknown endpoint {request.method} {request.path}.",
             type_="invalid_request_error",
@@ -451,6 +456,30 @@ class OpenAICompatServer:
             ]
             await send_json(connection, 200, {"object": "list", "data": data})
         return True
+
+    async def _transcribe(self, connection: Connection, request: RecordedRequest) -> bool:
+        """Speech to text: :attr:`transcription`, or 404 when it is ``None`` (not offered).
+
+        The multipart upload is recorded as it came (``raw_body``).
+        """
+        authorization = request.headers.get("authorization")
+        if self.api_key is not None and authorization != f"Bearer {self.api_key}":
+            message = "Incorrect API key provided."
+            body = error_body(message, type_="invalid_request_error", code="invalid_api_key")
+            await send_json(connection, 401, body)
+        elif self.transcription is None:
+            await self._route_unknown(connection, request)
+        else:
+            await send_json(connection, 200, {"text": self.transcription})
+        return True
+
+    async def _route_unknown(self, connection: Connection, request: RecordedRequest) -> None:
+        body = error_body(
+            f"Unknown endpoint {request.method} {request.path}.",
+            type_="invalid_request_error",
+            code="unknown_url",
+        )
+        await send_json(connection, 404, body)
 
     def _next_reply(self, request: RecordedRequest) -> ScriptedReply:
         try:

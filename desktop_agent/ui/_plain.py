@@ -37,3 +37,10 @@ def plain_tooltip(text: str) -> str:
     if QtGuiNamespace.mightBeRichText(text):
         return QtGuiNamespace.convertFromPlainText(text)
     return text
+
+
+def sentence(text: str) -> str:
+    """``text`` ending with a full stop (an error from outside often has none), so that a
+    message built around it reads as sentences: "Could not save: disk full."."""
+    text = text.rstrip()
+    return text if not text or text.endswith((".", "!", "?", "…", ")")) else f"{text}."

@@ -115,6 +115,12 @@ def _style_sheet(c: ThemeColors) -> str:
     #composerInput {{ background: transparent; border: none; }}
     #attachmentChip {{ background: {c.window}; border: 1px solid {c.border};
         border-radius: 6px; }}
+    #documentBadge {{ background: {c.accent}; color: {c.accent_text}; border-radius: 4px;
+        font-size: 10px; font-weight: 600; }}
+    #attachmentChip QLabel[error="true"], #budgetWarning {{ color: {c.danger}; }}
+    QToolButton#micButton {{ color: {c.danger}; font-size: 14px; }}
+    QProgressBar#micLevel {{ border: none; border-radius: 3px; background: {c.border}; }}
+    QProgressBar#micLevel::chunk {{ border-radius: 3px; background: {c.danger}; }}
     #allowedToolsChip {{ background: {c.window}; border: 1px solid {c.danger};
         border-radius: 10px; padding: 3px 18px 3px 10px; color: {c.text}; }}
     #allowedToolsChip::menu-indicator {{ subcontrol-position: right center; right: 6px; }}

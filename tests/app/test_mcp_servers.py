@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 import textwrap
@@ -249,4 +248,3 @@ def test_importing_the_app_does_not_import_the_sdk() -> None:
     code = "import sys, desktop_agent.app; print('mcp' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr
-    assert os.name == "posix"

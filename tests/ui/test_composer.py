@@ -121,9 +121,9 @@ def test_audio_file_attaches_as_audio_block_and_other_files_are_refused(
 ) -> None:
     clip = tmp_path / "clip.wav"
     clip.write_bytes(b"RIFF0000WAVE")
-    notes = tmp_path / "notes.txt"
-    notes.write_text("x")
-    assert composer.add_files([clip, notes]) == [notes]
+    blob = tmp_path / "blob.bin"  # neither media nor a document (text files are: issue 16)
+    blob.write_bytes(b"\0\1\2")
+    assert composer.add_files([clip, blob]) == [blob]
     assert composer.attachments()[0].block() == {
         "type": "audio",
         "source": {"type": "url", "url": str(clip.resolve())},

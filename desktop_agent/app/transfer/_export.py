@@ -24,6 +24,7 @@ from desktop_agent.session._json_codec import gc_paused
 
 ExportFormat = Literal["markdown", "html", "json", "pdf"]
 FORMATS: tuple[ExportFormat, ...] = ("markdown", "html", "pdf", "json")
+_UNSAFE = frozenset('<>:"/\\|?*')  # not allowed in file names on some systems
 SUFFIXES: dict[str, str] = {"markdown": ".md", "html": ".html", "pdf": ".pdf", "json": ".json"}
 
 
@@ -149,5 +150,5 @@ def find_session(rows: Sequence[SessionSummary], wanted: str) -> SessionSummary:
 
 def default_file_name(title: str, fmt: ExportFormat) -> str:
     """A file name for an export: the title with unsafe characters replaced."""
-    safe = "".join(c if c.isalnum() or c in " -_." else "_" for c in title).strip(" .")
+    safe = "".join("_" if c in _UNSAFE or ord(c) < 32 else c for c in title).strip(" .")
     return f"{(safe or 'chat')[:80]}{SUFFIXES[fmt]}"

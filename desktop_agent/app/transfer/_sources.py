@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from desktop_agent.app.library._codec import yield_gil
 from desktop_agent.app.library._meta import SCHEMA_VERSION, title_from_conversation
@@ -116,7 +116,7 @@ def read_source(path: Path, max_bytes: int = MAX_IMPORT_BYTES) -> SourceContents
 
 
 @contextlib.contextmanager
-def _open_source(path: Path, max_bytes: int) -> Iterator[BinaryIO]:
+def _open_source(path: Path, max_bytes: int) -> Iterator[IO[bytes]]:
     """The JSON file itself, or the ``conversations.json`` inside a ChatGPT export ZIP."""
     if not zipfile.is_zipfile(path):
         with open(path, "rb") as file:
@@ -135,7 +135,7 @@ def _open_source(path: Path, max_bytes: int) -> Iterator[BinaryIO]:
             yield file
 
 
-def _chunks(file: BinaryIO) -> Iterator[str]:
+def _chunks(file: IO[bytes]) -> Iterator[str]:
     """The file's text, a slice at a time (UTF-8, a BOM dropped), the GIL given up between."""
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
     try:

@@ -15,7 +15,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSlider, QToolButton
 
-from desktop_agent.ui._plain import plain_label
+from desktop_agent.ui._plain import plain_label, sentence
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._media_loader import decode_base64, is_remote, local_path
 from desktop_agent.ui.chat._media_views import (
@@ -221,7 +221,7 @@ class AudioView(QFrame):
         self.state = "error"
         self.play_button.setEnabled(False)
         self.slider.setEnabled(False)
-        self._set_caption(f"Could not load audio: {reason}")
+        self._set_caption(sentence(f"Could not load audio: {reason}"))
 
     def _degrade(self, reason: str) -> None:
         self.state = "unavailable"

@@ -3,7 +3,7 @@
 A 20 MB reply rendered whole froze the window for half a minute and took a gigabyte:
 every chunk of the text becomes a laid-out document. A block therefore renders its first
 ``RENDER_CAP_CHARS`` characters (cut at a line end) and shows a bar under them — "Showing
-the first 64 KB of 20.0 MB" with **Show more** (four times as much, rendered in budgeted
+the first 32 KB of 20.0 MB" with **Show more** (four times as much, rendered in budgeted
 slices like any text) and **Save to file…** (the whole text, written in a worker thread).
 The full text stays in the message; only what is drawn is bounded.
 """
@@ -21,7 +21,7 @@ from shiboken6 import isValid
 from desktop_agent._logging import logger
 from desktop_agent.ui._plain import plain_label
 
-RENDER_CAP_CHARS = 64 * 1024
+RENDER_CAP_CHARS = 32 * 1024
 """Characters of one text block rendered until the user asks for more."""
 SHOW_MORE_FACTOR = 4
 

@@ -18,6 +18,7 @@ from desktop_agent.ui.chat._markdown import TextRender, TextRenderCache
 from desktop_agent.ui.chat._markdown_images import MarkdownImages
 from desktop_agent.ui.chat._media_loader import ImageService
 from desktop_agent.ui.chat._theme import LIGHT, ChatPalette
+from desktop_agent.ui.chat._versions import VersionActions
 
 SAFE_LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 """Link schemes opened from model-written text (never ``file:``: it could run a program)."""
@@ -48,6 +49,8 @@ class RenderContext(QObject):
         self.allow_remote_images = False
         self.tool_origin: Callable[[str], str | None] = lambda _name: None
         """The MCP server a tool name came from (``None`` for built-in tools)."""
+        self.versions = VersionActions(conversation, self)
+        """Edit / Regenerate / Delete and the version switchers (off until enabled)."""
 
     def set_palette(self, palette: ChatPalette) -> None:
         """Switch colours; rendered documents of the old theme are dropped."""

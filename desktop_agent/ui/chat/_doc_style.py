@@ -37,6 +37,7 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
+from desktop_agent.ui._plain import sentence
 from desktop_agent.ui.chat._markdown_images import MarkdownImages, inline_size, load_link
 from desktop_agent.ui.chat._theme import ChatPalette
 
@@ -213,13 +214,20 @@ class DocumentStyler:
         Returns:
             The code of each code block, in order (``copy:<n>`` links index into it).
         """
-        self._style_text(doc)
-        self._style_tables(doc.rootFrame())
-        groups = _code_groups(doc)
-        for index in range(len(groups) - 1, -1, -1):
-            highlight = highlight_last or index < len(groups) - 1
-            self._style_code(doc, groups[index], index, highlight)
-        _unbreak_table_headers(doc.rootFrame())
+        # One edit block: otherwise each cursor move lays out its (possibly huge) block
+        # again after the previous format change — 5 s for a 100 KB paragraph, not 20 ms.
+        edit = QTextCursor(doc)
+        edit.beginEditBlock()
+        try:
+            self._style_text(doc)
+            self._style_tables(doc.rootFrame())
+            groups = _code_groups(doc)
+            for index in range(len(groups) - 1, -1, -1):
+                highlight = highlight_last or index < len(groups) - 1
+                self._style_code(doc, groups[index], index, highlight)
+            _unbreak_table_headers(doc.rootFrame())
+        finally:
+            edit.endEditBlock()
         return [group.text for group in groups]
 
     def set_code(self, doc: QTextDocument, code: str, lang: str) -> None:
@@ -317,7 +325,7 @@ class DocumentStyler:
             host = QUrl(url).host() or url
             text = f"🖼 {alt} — Load image from {host}"
         elif result is not None:
-            text = f"🖼 {alt} — could not load the image: {result.error}."
+            text = sentence(f"🖼 {alt} — could not load the image: {result.error}")
         else:
             text = f"🖼 {alt} — loading the image…"
         note.setToolTip(url if len(url) < 200 else url[:200] + "…")

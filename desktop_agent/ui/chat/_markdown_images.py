@@ -47,6 +47,10 @@ LOAD_REQUESTS = _LoadRequests()
 """Where document views report a click on a "Load image" link (every hub listens)."""
 
 
+def _key(url: str) -> ImageKey:
+    return ("md", url[:64], hash(url), len(url))
+
+
 def inline_size(image_size: QSize) -> QSize:
     """The size an image of ``image_size`` is shown at inline."""
     if image_size.width() <= MAX_INLINE.width() and image_size.height() <= MAX_INLINE.height():
@@ -64,8 +68,8 @@ class MarkdownImages(QObject):
         """Use ``service`` for decoding and fetching."""
         super().__init__(parent)
         self._service = service
-        self._keys: dict[str, ImageKey] = {}
-        self._results: dict[str, ImageResult] = {}
+        self._pending: dict[str, ImageKey] = {}  # decoding or fetching
+        self._failures: dict[str, ImageResult] = {}
         self._consented: set[str] = set()
         self.allow_remote = False
         self._waiting = False  # a placeholder waits for consent somewhere
@@ -84,35 +88,33 @@ class MarkdownImages(QObject):
         """The decoded image (or the failure) for ``url``; starts the work if allowed.
 
         Returns ``None`` while the image is loading or waits for consent (see
-        :meth:`waiting_for_consent`).
+        :meth:`waiting_for_consent`). Decoded images live in the service's bounded
+        thumbnail cache (one evicted is decoded again when shown again); failures here.
         """
-        done = self._results.get(url)
-        if done is not None:
-            return done
-        if url in self._keys:
-            return None  # in flight
+        failed = self._failures.get(url)
+        if failed is not None:
+            return failed
+        key = _key(url)
+        cached = self._service.cached(key)
+        if cached is not None:
+            return cached
+        if url in self._pending:
+            return None
         payload = data_url_payload(url)
         if payload is not None:
-            self._start(url)
-            self._service.decode(self._keys[url], payload, is_path=False, size=THUMBNAIL_SIZE)
-        elif is_remote(url):
-            if self.allow_remote or url in self._consented:
-                self._start(url)
-                self._service.fetch(self._keys[url], url, THUMBNAIL_SIZE)
-        else:
-            self._results[url] = ImageResult(None, "only data: and web images are shown", QSize())
-            return self._results[url]
+            self._pending[url] = key
+            self._service.decode(key, payload, is_path=False, size=THUMBNAIL_SIZE)
+        elif not is_remote(url):
+            self._failures[url] = ImageResult(None, "only data: and web images are shown", QSize())
+            return self._failures[url]
+        elif self.allow_remote or url in self._consented:
+            self._pending[url] = key
+            self._service.fetch(key, url, THUMBNAIL_SIZE)
         return None
 
     def waiting_for_consent(self, url: str) -> bool:
         """Whether ``url`` is a remote image not fetched because nobody agreed yet."""
-        waiting = (
-            is_remote(url)
-            and url not in self._keys
-            and url not in self._results
-            and not self.allow_remote
-            and url not in self._consented
-        )
+        waiting = is_remote(url) and not self.allow_remote and url not in self._consented
         if waiting:
             self._waiting = True
         return waiting
@@ -129,18 +131,15 @@ class MarkdownImages(QObject):
     def load(self, url: str) -> None:
         """The user asked for remote image ``url`` (clicked its "Load image")."""
         self._consented.add(url)
-        self._results.pop(url, None)  # a failed fetch may be tried again
-        self._keys.pop(url, None)
+        self._failures.pop(url, None)  # a failed fetch may be tried again
         self._announce.start()
 
-    def _start(self, url: str) -> None:
-        self._keys[url] = ("md", url[:64], hash(url), len(url))
-
     def _on_ready(self, key: ImageKey, result: ImageResult) -> None:
-        for url, known in self._keys.items():
-            if known == key and url not in self._results:
-                self._results[url] = result
-                self._announce.start()
+        for url in [u for u, known in self._pending.items() if known == key]:
+            del self._pending[url]
+            if result.image is None:
+                self._failures[url] = result
+            self._announce.start()
 
     def _on_load_requested(self, url: str) -> None:
         if is_remote(url):

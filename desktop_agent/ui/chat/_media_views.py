@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_agent.ui._plain import plain_label, plain_tooltip
+from desktop_agent.ui._plain import plain_label, plain_tooltip, sentence
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._media_loader import (
     ImageKey,
@@ -215,7 +215,7 @@ class ImageView(QFrame):
             self._set_placeholder("remote", f"Loading image from {url}")
             self.load_remote()  # allowed: a new widget (scrolled in, new theme) fetches too
         else:
-            self._set_placeholder("error", f"Could not load image: unsupported source {url!r}")
+            self._set_placeholder("error", f"Could not load image: unsupported source {url!r}.")
 
     def _decode(self, payload: str, is_path: bool) -> None:
         self._set_placeholder("loading", "Loading image…")
@@ -238,7 +238,7 @@ class ImageView(QFrame):
 
     def _show(self, result: ImageResult) -> None:
         if result.image is None:
-            self._set_placeholder("error", f"Could not load image: {result.error}")
+            self._set_placeholder("error", sentence(f"Could not load image: {result.error}"))
             return
         self.state = "image"
         self.decoded_size = result.image.size()

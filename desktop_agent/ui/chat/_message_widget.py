@@ -20,10 +20,12 @@ from desktop_agent.message import Msg
 from desktop_agent.ui._plain import plain_label, plain_tooltip
 from desktop_agent.ui.chat._audio_view import AudioView
 from desktop_agent.ui.chat._context import RenderContext
+from desktop_agent.ui.chat._document_chip import DOCUMENT_KIND, DocumentPartView, block_kind
 from desktop_agent.ui.chat._ending_bar import HEADER_MARKS, EndingBar
 from desktop_agent.ui.chat._media_views import ImageView, VideoView
 from desktop_agent.ui.chat._text_views import CopyButton, MarkdownView, ThinkingView
 from desktop_agent.ui.chat._tool_views import ToolResultCard, ToolUseCard
+from desktop_agent.ui.chat._versions import VersionBar
 
 ROW_MARGIN = 6
 USER_MAX_FRACTION = 0.8
@@ -158,6 +160,7 @@ class MessageRow(RowWidget):
         self._column.setSpacing(8)
         self.name_label: QLabel | None = None
         self.copy_button: CopyButton | None = None
+        self.version_bar: VersionBar | None = None
         if self.role != "tool":
             self._column.addLayout(self._make_header(entry.msg))
         self.blocks: list[tuple[str, QWidget]] = []
@@ -181,6 +184,8 @@ class MessageRow(RowWidget):
         self.ending_mark.hide()
         row.addWidget(self.ending_mark)
         row.addStretch(1)
+        self.version_bar = VersionBar(self, self._ctx.versions, self.bubble)
+        row.addWidget(self.version_bar)
         self.copy_button = CopyButton(lambda: self.msg.get_text_content() or "", self.bubble)
         self.copy_button.setObjectName("copyMessage")
         self.copy_button.setToolTip("Copy message text")
@@ -198,7 +203,7 @@ class MessageRow(RowWidget):
         self.bubble.setToolTip(plain_tooltip(f"{entry.msg.name} · {entry.msg.timestamp}"))
         blocks = entry.msg.get_content_blocks()
         for i, block in enumerate(blocks):
-            kind = str(block.get("type", "")) if isinstance(block, dict) else ""
+            kind = block_kind(block)  # a text block carrying an attached document: a chip
             if i >= len(self.blocks) or self.blocks[i][0] != kind:
                 self._drop_blocks_from(i)
                 widget = self._make_block(kind, block, i)
@@ -212,6 +217,8 @@ class MessageRow(RowWidget):
         self._drop_blocks_from(len(blocks))
         self.waiting.setVisible(not blocks and entry.streaming)
         self._show_ending(entry)
+        if self.version_bar is not None:
+            self.version_bar.update_entry(entry)
 
     def _show_ending(self, entry: ConversationEntry) -> None:
         """The mark by the name and the line (with Retry/Continue) of an unusual ending."""
@@ -255,6 +262,8 @@ class MessageRow(RowWidget):
             widget = ToolUseCard(ctx)
         elif kind == "tool_result":
             widget = ToolResultCard(ctx, lambda item: make_media_widget(ctx, item))
+        elif kind == DOCUMENT_KIND:
+            widget = DocumentPartView(block)
         else:
             widget = make_media_widget(ctx, block)
         widget.setParent(self.bubble)
@@ -313,12 +322,16 @@ class MessageRow(RowWidget):
         if self.role != "user":
             return width
         limit = int(width * USER_MAX_FRACTION)
+        if self.version_bar is not None and self.version_bar.editor is not None:
+            return limit  # editing: room to type
         if self._width_cache[0] == width:
             return self._width_cache[1]
         margins = self._column.contentsMargins()
         inner_max = limit - margins.left() - margins.right()
+        header = self._column.itemAt(0)  # name, version controls, Copy: never squeezed
+        header.invalidate()
         needed = max(
-            [180]
+            [180, header.sizeHint().width() - margins.left() - margins.right()]
             + [
                 w.ideal_width(inner_max) if hasattr(w, "ideal_width") else inner_max
                 for _, w in self.blocks

@@ -37,6 +37,9 @@ THINKING_INDENT = 12
 RENDER_BUDGET_S = 0.006
 """Markdown rendering allowed per refresh of one block; the rest follows next frame."""
 _SPARE_VIEWS = 2
+NEW_VIEWS_PER_SYNC = 4
+"""Document views created per budgeted refresh (each costs about a millisecond, more with
+its first layout); the rest follow in the next frames, like a render cut by its budget."""
 
 
 def _column(widget: QWidget, spacing: int = 6) -> QVBoxLayout:
@@ -106,6 +109,9 @@ class MarkdownView(QWidget):
         self._shown_chars = 0
         self._shown_text = ""
         self.cap_bar: CapBar | None = None  # made when a text first exceeds the cap
+        self._ideal: tuple[int, int] | None = None
+        self._views_owed = False
+        self._view_ideals: list[tuple[tuple[object, int, int], int]] = []
         self._catch_up = QTimer(self)
         self._catch_up.setSingleShot(True)
         self._catch_up.timeout.connect(self._render_owed)
@@ -137,9 +143,12 @@ class MarkdownView(QWidget):
         self._shown_text = shown
         self._shown_chars = len(shown)
         bar_changed = self._show_cap_bar(len(shown), len(text))
-        if self.text_render.update(shown, shown_final, budget, self._width_hint, force=force):
-            self._sync()
+        limit = None if budget is None else NEW_VIEWS_PER_SYNC
+        changed = self.text_render.update(shown, shown_final, budget, self._width_hint, force=force)
+        if changed or self._views_owed:
+            self._sync(limit)
         elif bar_changed:
+            self._ideal = None
             self._place()
             self.updateGeometry()
         if self.text_render.stale and not self._catch_up.isActive():
@@ -157,7 +166,7 @@ class MarkdownView(QWidget):
     @property
     def pending(self) -> bool:
         """Whether rendering was cut short by its time budget and must continue."""
-        return self.text_render.pending
+        return self.text_render.pending or self._views_owed
 
     @property
     def is_capped(self) -> bool:
@@ -197,11 +206,17 @@ class MarkdownView(QWidget):
         bar = self.cap_bar
         return 0 if bar is None or bar.isHidden() else bar.sizeHint().height() + DOCUMENT_SPACING
 
-    def _sync(self) -> None:
+    def _sync(self, new_views: int | None = None) -> None:
+        self._ideal = None
         parts = self.text_render.parts
         self._drop_views_from(len(parts))
+        self._views_owed = False
         for i, part in enumerate(parts):
             if i == len(self._views):
+                if new_views is not None and new_views <= 0:
+                    self._views_owed = True
+                    break
+                new_views = None if new_views is None else new_views - 1
                 view = self._new_view()
                 view.show_document(part.doc)
                 view.show()
@@ -317,10 +332,28 @@ class MarkdownView(QWidget):
                 return
 
     def ideal_width(self, max_width: int) -> int:
-        """The width the content needs, up to ``max_width``."""
-        widths = [view.ideal_width(max_width) for view in self._views]
-        self._measured_width = -1
-        return max(widths, default=0)
+        """The width the content needs, up to ``max_width`` (kept until it changes: the
+        row asks on every update, and each ask re-wraps every document twice)."""
+        if self._ideal is not None and self._ideal[0] == max_width:
+            return self._ideal[1]
+        known = self._view_ideals
+        del known[len(self._views) :]
+        widths = []
+        for i, view in enumerate(self._views):
+            key = (view.shown_document, self._edits[i], max_width)
+            if i < len(known) and known[i][0] == key:
+                widths.append(known[i][1])
+                continue
+            width = view.ideal_width(max_width)  # re-wraps this document only
+            if i < len(self._heights):
+                self._heights[i] = -1
+            if i < len(known):
+                known[i] = (key, width)
+            else:
+                known.append((key, width))
+            widths.append(width)
+        self._ideal = (max_width, max(widths, default=0))
+        return self._ideal[1]
 
     def documents(self) -> list[DocumentView]:
         """The document views, in order."""

@@ -2,7 +2,8 @@
 
 A ``QPlainTextEdit`` rather than a ``QTextEdit``: it lays out lazily, so pasting megabytes
 of text stays responsive, and pasted rich text arrives as plain text. Pasted or dropped
-images and image/audio files do not go into the text: they are reported as attachments.
+images, image/audio files and documents do not go into the text: they are reported as
+attachments.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QImage, QKeyEvent
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from desktop_agent.app._documents import document_kind
 from desktop_agent.ui.composer._attachments import attachment_kind
 
 _SEND_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -55,7 +57,7 @@ class ComposerInput(QPlainTextEdit):
         return source.hasImage() or source.hasUrls() or super().canInsertFromMimeData(source)
 
     def insertFromMimeData(self, source: QMimeData) -> None:
-        """Images and image/audio files become attachments; text is inserted as text."""
+        """Images, media files and documents become attachments; text is inserted as text."""
         files = _media_files(source)
         if files:
             self.files_dropped.emit(files)
@@ -73,4 +75,8 @@ def _media_files(source: QMimeData) -> list[Path]:
     if not source.hasUrls():
         return []
     paths = [Path(url.toLocalFile()) for url in source.urls() if url.isLocalFile()]
-    return [p for p in paths if attachment_kind(p) is not None]
+    return [p for p in paths if attachment_kind(p) is not None or _is_document(p)]
+
+
+def _is_document(path: Path) -> bool:
+    return path.is_file() and document_kind(path) is not None

@@ -11,9 +11,16 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QMessageBox,
+    QWidget,
+)
 
 from desktop_agent._logging import logger
 from desktop_agent.app import SessionSwitcher
@@ -26,7 +33,7 @@ from desktop_agent.app.transfer import (
     render,
     write_rendered,
 )
-from desktop_agent.ui._qt_async import TaskSet
+from desktop_agent.ui._qt_async import TaskSet, dialog_result
 from desktop_agent.ui.export._pdf import conversation_pdf
 
 EXPORT_SHORTCUT = "Ctrl+Shift+E"
@@ -50,7 +57,7 @@ class ExportController(QObject):
     """Exports saved chats to files and copies them as Markdown.
 
     Signals:
-        dialog_opened(QFileDialog): A file dialog was opened (tests answer it).
+        dialog_opened(QDialog): A file dialog, or the "replace?" question, was opened.
         exported(str): A file was written.
         failed(str): An export failed (the text says why).
     """
@@ -65,6 +72,9 @@ class ExportController(QObject):
         self.switcher = switcher
         self.window = window
         self.dialog: QFileDialog | None = None
+        self.question: QMessageBox | None = None
+        self.options: ExportOptions | None = None
+        self._folder = Path.home()
         self._tasks = TaskSet()
         registry = getattr(window, "shortcuts", None)  # the window's ShortcutMap (F1 lists it)
         if registry is not None:
@@ -88,11 +98,19 @@ class ExportController(QObject):
         dialog = QFileDialog(self.window, "Export chat")
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        # Qt's own "replace?" box would run a nested event loop (exec); we ask with open().
+        dialog.setOption(QFileDialog.Option.DontConfirmOverwrite, True)
         dialog.setNameFilters(list(FILTERS))
-        dialog.selectFile(default_file_name(title or "chat", "markdown"))
+        dialog.setDirectory(str(self._folder))
+        dialog.selectFile(default_file_name(title or self._title_of(session_id), "markdown"))
         dialog.filterSelected.connect(lambda name: _follow_filter(dialog, name))
+        options = ExportOptions()
+        _add_below(dialog, options)
+        self.options = options
         dialog.fileSelected.connect(
-            lambda path: self._spawn_export(session_id, Path(path), dialog.selectedNameFilter())
+            lambda path: self._spawn_export(
+                session_id, Path(path), dialog.selectedNameFilter(), options.chosen()
+            )
         )
         dialog.finished.connect(lambda _code: self._dialog_done(dialog))
         self.dialog = dialog
@@ -114,21 +132,39 @@ class ExportController(QObject):
 
     # -- internals ---------------------------------------------------------------------
 
-    def _spawn_export(self, session_id: str, path: Path, name_filter: str) -> None:
+    def _spawn_export(
+        self, session_id: str, path: Path, name_filter: str, options: tuple[bool, bool]
+    ) -> None:
+        self._folder = path.parent  # the next export starts there
         fmt = _SUFFIX_FORMATS.get(path.suffix.lower()) or FILTERS.get(name_filter, "markdown")
         if not path.suffix:
             path = path.with_suffix(".md" if fmt == "markdown" else f".{fmt}")
-        self._tasks.spawn(self._export(session_id, path, fmt), "export")
+        self._tasks.spawn(self._export(session_id, path, fmt, *options), "export")
 
-    async def _export(self, session_id: str, path: Path, fmt: ExportFormat) -> None:
+    async def _export(
+        self,
+        session_id: str,
+        path: Path,
+        fmt: ExportFormat,
+        thinking: bool = True,
+        inline_images: bool = False,
+    ) -> None:
+        exists = await asyncio.to_thread(path.exists)
+        if exists and not await self._replace_ok(path):
+            return
         try:
             library = await self._library(session_id)
             conversation = await read_conversation(library, session_id)
             if fmt == "pdf":
-                rendered = Rendered(conversation_pdf(conversation))
+                rendered = Rendered(conversation_pdf(conversation, thinking=thinking))
             else:
                 rendered = await asyncio.to_thread(
-                    render, conversation, fmt, images="files", files_dir=f"{path.stem}_files"
+                    render,
+                    conversation,
+                    fmt,
+                    images="inline" if inline_images else "files",
+                    thinking=thinking,
+                    files_dir=f"{path.stem}_files",
                 )
             await asyncio.to_thread(write_rendered, rendered, path)
         except (SessionError, OSError) as exc:
@@ -139,6 +175,22 @@ class ExportController(QObject):
             return
         self._notify(f"Exported to {path}")
         self.exported.emit(str(path))
+
+    async def _replace_ok(self, path: Path) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Question, "Export chat", "", parent=self.window)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(f"{path.name} exists already. Replace it?")
+        replace = box.addButton("Replace", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        self.question = box
+        self.dialog_opened.emit(box)
+        try:
+            await dialog_result(box)
+            return box.clickedButton() is replace
+        finally:
+            self.question = None
+            box.deleteLater()
+            _focus_composer(self.window)
 
     async def _copy(self, session_id: str) -> None:
         try:
@@ -159,6 +211,11 @@ class ExportController(QObject):
         assert self.switcher.library is not None
         return self.switcher.library
 
+    def _title_of(self, session_id: str) -> str:
+        sidebar = getattr(self.window, "sidebar", None)
+        summary = sidebar.model.find(session_id) if sidebar is not None else None
+        return summary.title if summary is not None and summary.title else "chat"
+
     def _dialog_done(self, dialog: QFileDialog) -> None:
         if self.dialog is dialog:
             self.dialog = None
@@ -169,6 +226,34 @@ class ExportController(QObject):
         banner = getattr(self.window, "banner", None)
         if banner is not None:
             banner.show_text(text)
+
+
+class ExportOptions(QWidget):
+    """The export dialog's choices: thinking in or out, Markdown images inside or beside."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.thinking = QCheckBox("Include the model's thinking")
+        self.thinking.setChecked(True)
+        self.inline_images = QCheckBox("Markdown: images inside the file (else in a folder beside)")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.thinking)
+        layout.addWidget(self.inline_images)
+        layout.addStretch(1)
+
+    def chosen(self) -> tuple[bool, bool]:
+        """``(thinking, inline_images)``."""
+        return self.thinking.isChecked(), self.inline_images.isChecked()
+
+
+def _add_below(dialog: QFileDialog, widget: QWidget) -> None:
+    """Put ``widget`` under the (Qt, non-native) file dialog's own fields."""
+    layout = dialog.layout()
+    if isinstance(layout, QGridLayout):
+        layout.addWidget(widget, layout.rowCount(), 0, 1, layout.columnCount())
+    elif layout is not None:
+        layout.addWidget(widget)
 
 
 def _follow_filter(dialog: QFileDialog, name_filter: str) -> None:

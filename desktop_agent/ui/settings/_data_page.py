@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from desktop_agent.app import SessionSwitcher, Settings
 from desktop_agent.app.library import SessionLibrary
@@ -35,7 +36,7 @@ from desktop_agent.app.transfer import (
     restore_backup,
     write_backup,
 )
-from desktop_agent.ui._qt_async import TaskSet, dialog_result
+from desktop_agent.ui._qt_async import TaskSet
 
 BACKUP_FILTER = "desktop-agent backup (*.zip)"
 IMPORT_FILTER = "Chats (*.json *.zip);;All files (*)"
@@ -113,6 +114,7 @@ class DataPage(QWidget):
         return self._show(dialog)
 
     async def _backup(self, path: Path) -> None:
+        self.status.setText("Backing up…")
         library = await self._library()
         try:
             written = await write_backup(library, path, include_keys=self.include_keys.isChecked())
@@ -137,6 +139,7 @@ class DataPage(QWidget):
         if not await self._ask(box) or box.clickedButton() is not accept:
             self._report("Restore cancelled: nothing was changed.")
             return
+        self.status.setText("Restoring…")
         library = await self._library()
         result = await restore_backup(library, path)
         lines = result.lines()
@@ -147,6 +150,7 @@ class DataPage(QWidget):
         self._report("\n".join(lines))
 
     async def _import(self, paths: list[str]) -> None:
+        self.status.setText("Importing…")
         library = await self._library()
         report = await import_files(library, paths)
         lines = report.lines()
@@ -170,20 +174,32 @@ class DataPage(QWidget):
         return self.switcher.library
 
     async def _ask(self, box: QMessageBox) -> bool:
+        """Show ``box`` with ``open()``; ``False`` if it went away unanswered (the Settings
+        dialog closed), else whether it was answered (read ``box.clickedButton()``)."""
+        answered: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def settle(value: bool) -> None:
+            if not answered.done():
+                answered.set_result(value)
+
+        box.finished.connect(lambda _code: settle(True))
+        box.destroyed.connect(lambda: settle(False))
         self.dialog = box
-        answered = dialog_result(box)
+        box.open()
         self.dialog_opened.emit(box)
         try:
-            await answered
-            return True
+            return await answered
         finally:
-            self.dialog = None
-            box.deleteLater()
+            if isValid(self):
+                self.dialog = None
+            if isValid(box):
+                box.deleteLater()
 
     def _file_dialog(self, title: str, mode: QFileDialog.AcceptMode) -> QFileDialog:
         dialog = QFileDialog(self, title)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
         dialog.setAcceptMode(mode)
+        dialog.setDirectory(str(Path.home()))
         return dialog
 
     def _show(self, dialog: QFileDialog) -> QFileDialog:
@@ -204,6 +220,8 @@ class DataPage(QWidget):
         self._tasks.spawn(coro, name)
 
     def _report(self, text: str) -> None:
+        if not isValid(self.status):  # the Settings dialog was closed meanwhile
+            return
         self.status.setText(text)
         self.finished.emit(text)
 
@@ -213,11 +231,13 @@ class DataPage(QWidget):
         layout.addWidget(_caption("One archive of all chats, templates and settings."))
         layout.addLayout(_row(self.backup_button, self.include_keys))
         layout.addLayout(_row(self.restore_button, self.restore_settings))
+        layout.addSpacing(10)
         layout.addWidget(_heading("Import"))
         layout.addWidget(
             _caption("desktop-agent JSON exports, AgentScope session files, ChatGPT exports.")
         )
         layout.addLayout(_row(self.import_button))
+        layout.addSpacing(10)
         layout.addWidget(self.status)
         layout.addStretch(1)
 

@@ -29,6 +29,7 @@ from desktop_agent.app import (
     SessionSwitcher,
     TurnStarted,
 )
+from desktop_agent.ui._plain import sentence
 from desktop_agent.ui._qt_async import TaskSet, dialog_result
 from desktop_agent.ui.sidebar._model import ListMode, shown_title
 
@@ -308,7 +309,7 @@ class SessionsController(QObject):
         try:
             messages = await self.switcher.trashed_messages(session_id)
         except SessionError as exc:
-            self._show_banner(f"“{title}” cannot be shown: {exc.message}")
+            self._show_banner(sentence(f"“{title}” cannot be shown: {exc.message}"))
             return
         self.window.trash_preview.set_theme(bool(getattr(self.window.chat_view, "dark", False)))
         self.window.trash_preview.show_session(session_id, title, messages)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_agent.context import ContextConfig, InputModule
+from desktop_agent.ui._plain import sentence
 from desktop_agent.ui.template_editor._preview import Preview, build_preview
 
 if TYPE_CHECKING:
@@ -134,7 +135,9 @@ class PreviewController(QObject):
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a faulty memory or plug-in: say so in the pane
-            self.failed.emit(f"The preview could not be built: {type(exc).__name__}: {exc}")
+            self.failed.emit(
+                sentence(f"The preview could not be built: {type(exc).__name__}: {exc}")
+            )
             return
         self.finished.emit(preview)
 

@@ -26,6 +26,7 @@ from desktop_agent.app._template_library import (
     write_template_file,
 )
 from desktop_agent.context import ContextConfig, ContextConfigError, InputModule
+from desktop_agent.ui._plain import sentence
 from desktop_agent.ui.template_editor import _edits as edits
 from desktop_agent.ui.template_editor._commands import (
     EditCommand,
@@ -179,6 +180,11 @@ class TemplateEditorWindow(QWidget):
         apply_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         apply_action.triggered.connect(self.apply)
         self.addAction(apply_action)
+        close_action = QAction(self)  # Esc closes (asking first about unapplied changes)
+        close_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        close_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        close_action.triggered.connect(self.close)
+        self.addAction(close_action)
 
     # ------------------------------------------------------------------- editing
 
@@ -444,7 +450,7 @@ class TemplateEditorWindow(QWidget):
         try:
             write_template_file(path, self.document.to_data())
         except (OSError, ContextConfigError) as exc:
-            self.chrome.show_notice(f"Could not export to {path}: {exc}", error=True)
+            self.chrome.show_notice(sentence(f"Could not export to {path}: {exc}"), error=True)
             return False
         self.chrome.show_notice(f"Exported to {path}")
         return True
@@ -461,7 +467,7 @@ class TemplateEditorWindow(QWidget):
         try:
             self.library.save(name, self.document.to_data())
         except (ValueError, OSError) as exc:
-            self.chrome.show_notice(f"Could not save the template: {exc}", error=True)
+            self.chrome.show_notice(sentence(f"Could not save the template: {exc}"), error=True)
             return False
         self.chrome.refresh_library(self.library.names(), name)
         self.chrome.show_notice(f"Saved as “{name}” in your templates.")
@@ -483,7 +489,7 @@ class TemplateEditorWindow(QWidget):
         try:
             self.library.delete(name)
         except (ValueError, OSError) as exc:
-            self.chrome.show_notice(f"Could not delete the template: {exc}", error=True)
+            self.chrome.show_notice(sentence(f"Could not delete the template: {exc}"), error=True)
             return False
         self.chrome.refresh_library(self.library.names(), None)
         self.chrome.show_notice(f"Deleted “{name}”.")

@@ -29,6 +29,7 @@ from desktop_agent.app import (
     load_settings,
 )
 from desktop_agent.app._providers import LOCAL_SERVERS
+from desktop_agent.app._transcription import provider_transcriber
 from desktop_agent.ui.chat import ChatView
 from desktop_agent.ui.export import ExportController
 from desktop_agent.ui.permissions import PermissionController
@@ -40,6 +41,7 @@ from desktop_agent.ui.theme import apply_theme, resolve_dark
 from desktop_agent.ui.window._chat_controller import ChatController, describe_state
 from desktop_agent.ui.window._geometry import place_window, save_placement, state_path
 from desktop_agent.ui.window._main_window import MainWindow
+from desktop_agent.ui.window._versions_controller import VersionsController
 
 NO_PROVIDER_REASON = "Connect a model in Settings first."
 _UNCONNECTED_STATES = ("", "Looking for a model…", "Not connected")
@@ -84,6 +86,7 @@ class DesktopApp(QObject):
         self.chat = ChatController(self.service)
         self.chat_view = _make_chat_view(self.conversation)
         self.window = MainWindow(self.chat_view)
+        self.versions = VersionsController(self.service, self.chat_view, self.window)
         self.sessions = SessionsController(
             SessionSwitcher(self.service, self.conversation), self.window, self.chat
         )
@@ -115,6 +118,7 @@ class DesktopApp(QObject):
         """Stop a running turn, cancel background work, close the model client."""
         if self._placed and isValid(self.window):
             save_placement(self.window, self.window.splitter, self._window_state)
+        await self.versions.aclose()
         await self.chat.aclose()
         await self.tools.aclose()  # every MCP server process ends
         await self.template_editor.aclose()
@@ -203,6 +207,9 @@ class DesktopApp(QObject):
         self.chat.configure(self.settings.settings, provider)
         self.window.show_first_run(provider is None)
         self.window.composer.set_can_send(provider is not None, NO_PROVIDER_REASON)
+        # "To text" on voice messages, via the provider's /v1/audio/transcriptions (issue 16)
+        transcriber = provider_transcriber(provider) if provider is not None else None
+        self.window.composer.set_transcriber(transcriber)
         if provider is None:
             self.window.status_line.set_model("No model")
             self.window.status_line.set_state("Not connected")

@@ -9,8 +9,7 @@ every entry whose action has a handler (:meth:`ShortcutMap.connect`), and the ov
     window.shortcuts.connect("export", handler)
 
 Entries with ``bound=False`` are handled by a widget itself (Enter in the composer, Esc)
-and are only listed. Up in an empty composer and Ctrl+R are reserved for the
-conversation controls.
+and are only listed (Up in an empty composer is the composer's own key).
 """
 
 from __future__ import annotations
@@ -44,19 +43,20 @@ SHORTCUTS: list[Shortcut] = [
     Shortcut(("Enter",), "Send the message", "send", bound=False),
     Shortcut(("Shift+Enter",), "New line in the message", "newline", bound=False),
     Shortcut(("Esc",), "Stop the answer", "stop", bound=False),
+    Shortcut(("Ctrl+Shift+M",), "Record a voice message", "voice", bound=False),
     Shortcut(("Ctrl+N",), "New chat", "new_chat"),
     Shortcut(("Ctrl+F", "Ctrl+K"), "Search chats", "search"),
     Shortcut(("Ctrl+Shift+C",), "Copy the last answer", "copy_last_answer"),
+    Shortcut(("Up",), "Edit your last message (in an empty message field)", "edit_last", False),
+    Shortcut(("Ctrl+R",), "Regenerate the last answer", "regenerate"),
+    Shortcut(("Alt+Left",), "Previous version of the message", "version_previous"),
+    Shortcut(("Alt+Right",), "Next version of the message", "version_next"),
     Shortcut(("Ctrl+,",), "Settings", "settings"),
     Shortcut(("Ctrl+T",), "Context template editor", "template"),
     Shortcut(("Ctrl+Shift+E",), "Export the chat", "export"),
     Shortcut(("F1", "Ctrl+/"), "Show these shortcuts", "shortcuts"),
 ]
 """Every shortcut of the main window, in the order the overlay lists them."""
-
-RESERVED_KEYS = ("Up", "Ctrl+R")
-"""Keys kept free for the conversation controls (edit last message, regenerate)."""
-
 
 def shown_keys(shortcut: Shortcut) -> str:
     """The keys as the platform writes them (``Ctrl+,`` / ``⌘,``), alternatives with "or"."""

@@ -102,3 +102,19 @@ def test_import_reports_what_came_in_and_what_not(home: Path, tmp_path: Path) ->
 def test_version_and_help_still_work(home: Path) -> None:
     assert _run(home, "--version").stdout.startswith("desktop-agent ")
     assert "export" in _run(home, "--help").stdout
+
+
+def test_backup_then_restore_elsewhere(home: Path, tmp_path: Path) -> None:
+    archive = tmp_path / "b.zip"
+    out = _run(home, "backup", str(archive))
+    assert out.returncode == 0, out.stderr
+    assert "1 chats, 0 templates" in out.stdout
+    other = tmp_path / "other"
+    dry = _run(other, "restore", str(archive), "--dry-run")
+    assert dry.returncode == 0 and "Red pixel & files" in dry.stdout
+    assert _run(other, "list").stdout == ""
+    done = _run(other, "restore", str(archive))
+    assert "Restored: 1 chats added" in done.stdout
+    assert _run(other, "list").stdout.startswith("chat1\t")
+    bad = _run(other, "restore", str(FIXTURES / "chat.md"))
+    assert bad.returncode == 1 and "not restored: it is not a ZIP archive" in bad.stderr

@@ -162,3 +162,16 @@ async def test_a_file_cut_short_is_refused(library: SessionLibrary, tmp_path: Pa
     report = await import_files(library, [cut])
     assert report.files[0].refused.startswith("it is not JSON")
     assert await library.list() == []
+
+
+async def test_a_backup_archive_is_pointed_to_restore(
+    library: SessionLibrary, tmp_path: Path
+) -> None:
+    import zipfile
+
+    path = tmp_path / "backup.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("manifest.json", "{}")
+        archive.writestr("sessions/a.json", "{}")
+    report = await import_files(library, [path])
+    assert report.files[0].refused == "it is a desktop-agent backup: use Settings → Data → Restore…"

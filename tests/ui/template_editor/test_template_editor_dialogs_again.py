@@ -72,3 +72,27 @@ def test_unapplied_prompt_opens_again_and_the_window_still_closes(
     assert isinstance(box, QMessageBox)
     box.button(QMessageBox.StandardButton.Discard).click()
     assert not editor.isVisible()
+
+
+def test_esc_closes_and_asks_about_unapplied_changes(
+    qtbot: QtBot, editor: TemplateEditorWindow
+) -> None:
+    from PySide6.QtCore import Qt
+
+    with qtbot.waitActive(editor):
+        editor.show()
+        editor.activateWindow()
+    editor.form.name.setText("identity")
+    for _ in range(2):
+        editor.activateWindow()
+        editor.form.name.setFocus()
+        qtbot.keyClick(editor.form.name, Qt.Key.Key_Escape)
+        box = editor.dialogs.dialog
+        assert isinstance(box, QMessageBox) and box.isVisible()
+        box.button(QMessageBox.StandardButton.Cancel).click()
+        _flush_deletes()
+    editor.close()
+    box = editor.dialogs.dialog
+    assert isinstance(box, QMessageBox)
+    box.button(QMessageBox.StandardButton.Apply).click()
+    assert not editor.isVisible()

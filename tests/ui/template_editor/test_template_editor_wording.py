@@ -45,3 +45,24 @@ def test_preview_reasons_in_plain_words() -> None:
     )
     assert plain_reason("my_check returned True", True) == "included: my_check said yes"
     assert plain_reason("importance_func=false", False).startswith("left out: switched off")
+
+
+def test_error_texts_end_with_a_full_stop(qtbot: object) -> None:
+    from desktop_agent.ui._plain import sentence
+
+    assert sentence("Could not save the template: disk full") == (
+        "Could not save the template: disk full."
+    )
+    assert sentence("Try again later.") == "Try again later."
+    assert sentence("") == ""
+
+
+def test_a_failed_export_says_so_in_a_sentence(
+    editor: TemplateEditorWindow, tmp_path: object
+) -> None:
+    from pathlib import Path
+
+    target = Path(str(tmp_path)) / "missing-folder" / "x.json"
+    assert not editor.export_file(target)
+    text = editor.chrome.notice.label.text()
+    assert text.startswith("Could not export to") and text.endswith(".")

@@ -143,7 +143,7 @@ def test_the_registry_is_one_list_others_append_to(qtbot: QtBot) -> None:
     with pytest.raises(ValueError, match="'nothing'"):
         shortcuts.connect("nothing", lambda: None)
     keys = [k for s in SHORTCUTS for k in s.keys]
-    assert "Ctrl+R" not in keys and "Up" not in keys  # reserved
+    assert "Ctrl+R" in keys and "Up" in keys  # the conversation controls (issue 13)
 
 
 async def test_copy_last_answer(
