@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from desktop_agent.app.library import SessionLibrary, SessionMeta
 from desktop_agent.app.transfer import import_files, read_conversation, render
+from desktop_agent.ui.export import pdf_in_subprocess
 
 STALL_TARGET_MS = 50.0
 
@@ -114,7 +115,20 @@ async def _measured(work: Callable[[], Awaitable[Any]]) -> tuple[float, float, A
     elapsed = time.perf_counter() - start
     done.set()
     await beat
-    return elapsed, max(gaps, default=0.0), result
+    gaps.sort()
+    p99 = gaps[int(len(gaps) * 0.99)] if gaps else 0.0
+    return elapsed, Stall(max(gaps, default=0.0), p99), result
+
+
+class Stall(float):
+    """The longest gap (the float's value) and the 99th percentile (``p99``), in ms."""
+
+    p99: float
+
+    def __new__(cls, longest: float, p99: float) -> Stall:
+        value = super().__new__(cls, longest)
+        value.p99 = p99
+        return value
 
 
 async def main() -> None:
@@ -139,16 +153,23 @@ async def main() -> None:
 
             elapsed, stall, size = await _measured(export)
             rows.append((f"export 10,000 messages to {fmt} ({size / 1e6:.1f} MB)", elapsed, stall))
+        short = await library.add(_chat(1000), SessionMeta(title="Shorter chat"))
+        elapsed, stall, _ = await _measured(
+            lambda: pdf_in_subprocess(library.root, short.session_id, root / "out.pdf")
+        )
+        rows.append(("export 1,000 messages to PDF (in a child process)", elapsed, stall))
         path = root / "conversations.json"
         count, size = _chatgpt_export(path, 100 * 1024 * 1024)
         target = SessionLibrary(root / "import-home")
         elapsed, stall, report = await _measured(lambda: import_files(target, [path]))
         chats = f"{len(report.imported)}/{count} chats"
         rows.append((f"import ChatGPT export ({size / 1e6:.0f} MB, {chats})", elapsed, stall))
-    print(f"{'what':<62} {'time':>8} {'max stall':>10}  target stall <= {STALL_TARGET_MS:.0f} ms")
+    head = f"{'what':<62} {'time':>8} {'stall p99':>10} {'max':>9}"
+    print(f"{head}  target: max stall <= {STALL_TARGET_MS:.0f} ms")
     for name, elapsed, stall in rows:
         verdict = "PASS" if stall <= STALL_TARGET_MS else "MISS"
-        print(f"{name:<62} {elapsed:7.2f}s {stall:8.1f}ms  {verdict}")
+        p99 = getattr(stall, "p99", 0.0)
+        print(f"{name:<62} {elapsed:7.2f}s {p99:8.1f}ms {stall:7.1f}ms  {verdict}")
 
 
 if __name__ == "__main__":

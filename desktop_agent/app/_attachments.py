@@ -72,7 +72,7 @@ async def embed_attachments(msg: Msg) -> int:
             continue
         source = await asyncio.to_thread(_read_source, path, str(block["type"]))
         if source is not None:
-            block["source"] = source  # type: ignore[typeddict-unknown-key]
+            block["source"] = source
             embedded += 1
     return embedded
 

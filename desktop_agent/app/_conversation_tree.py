@@ -23,6 +23,7 @@ before it, and nothing is copied but the list slots of the tail. No Qt here.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -129,7 +130,11 @@ class ConversationTree(StateModule):
         """Start with a single path (no forks)."""
         super().__init__()
         self.forks: dict[str, Fork] = {}
-        self.register_state("forks", custom_to_json=_forks_to_json)
+        # The saved form of each stored version: a stored version never changes while it
+        # is stored (showing it unpacks it; packing the path again makes new nodes), so an
+        # autosave (about once a second while a reply streams) encodes only new ones.
+        self._saved: dict[int, tuple[UserNode | AnswerNode, list[dict[str, Any]]]] = {}
+        self.register_state("forks", custom_to_json=self._forks_to_json)
 
     def load_state_dict(self, state_dict: dict[str, Any], strict: bool = True) -> None:
         """Load the forks saved by :meth:`state_dict`.
@@ -235,6 +240,28 @@ class ConversationTree(StateModule):
 
     # -- internals -------------------------------------------------------------------
 
+    def _forks_to_json(self, forks: dict[str, Fork]) -> dict[str, Any]:
+        previous, saved = self._saved, {}
+
+        def encoded(node: UserNode | AnswerNode | None) -> list[dict[str, Any]] | None:
+            if node is None:
+                return None
+            known = previous.get(id(node))
+            if known is None or known[0] is not node:
+                known = (node, _tree_to_json(node))
+            saved[id(node)] = known
+            return known[1]
+
+        result = {
+            key: {
+                "users": [encoded(node) for node in fork.users],
+                "answers": [encoded(node) for node in fork.answers],
+            }
+            for key, fork in forks.items()
+        }
+        self._saved = saved
+        return result
+
     def _pack(self, content: Sequence[Entry], start: int) -> tuple[list[UserNode], int]:
         """The versions at position ``start`` (a turn start) with the active path from
         there on packed in, and the index of the active one. Forks of the tail leave
@@ -307,61 +334,62 @@ def _entry_from_json(data: Any) -> Entry:
     return Msg.from_dict(data[0]), [str(mark) for mark in data[1]]
 
 
-def _user_to_json(root: UserNode) -> dict[str, Any]:
-    """The saved form of a subtree; iterative (a branch can be thousands of turns deep)."""
-    top: dict[str, Any] = {}
-    stack: list[tuple[UserNode, dict[str, Any]]] = [(root, top)]
-    while stack:
-        user, out = stack.pop()
-        out["entry"] = _entry_to_json(user.entry)
-        out["active"] = user.active
-        out["answers"] = []
-        for answer in user.answers:
-            saved: dict[str, Any] = {
-                "entries": [_entry_to_json(entry) for entry in answer.entries],
-                "active": answer.active,
-                "next": [{} for _ in answer.next],
-            }
-            out["answers"].append(saved)
-            stack.extend(zip(answer.next, saved["next"], strict=True))
-    return top
+def _tree_to_json(root: UserNode | AnswerNode) -> list[dict[str, Any]]:
+    """A subtree as a flat list of nodes, each naming its parent's index (breadth first,
+    so siblings keep their order). Flat, not nested: a branch can be thousands of turns
+    deep, deeper than JSON encoders and the session scanner recurse."""
+    nodes: list[dict[str, Any]] = []
+    queue: deque[tuple[UserNode | AnswerNode, int]] = deque([(root, -1)])
+    while queue:
+        node, parent = queue.popleft()
+        index = len(nodes)
+        if isinstance(node, UserNode):
+            nodes.append(
+                {"user": _entry_to_json(node.entry), "active": node.active, "parent": parent}
+            )
+            queue.extend((answer, index) for answer in node.answers)
+        else:
+            entries = [_entry_to_json(entry) for entry in node.entries]
+            nodes.append({"answer": entries, "active": node.active, "parent": parent})
+            queue.extend((user, index) for user in node.next)
+    return nodes
 
 
-def _answer_to_json(answer: AnswerNode) -> dict[str, Any]:
-    return {
-        "entries": [_entry_to_json(entry) for entry in answer.entries],
-        "active": answer.active,
-        "next": [_user_to_json(user) for user in answer.next],
-    }
+def _tree_from_json(data: Any) -> UserNode | AnswerNode:
+    """A subtree from :func:`_tree_to_json`'s list.
+
+    Raises:
+        ValueError: It is not such a list (empty, a parent after its child, a user
+            message under a user message…).
+    """
+    if not isinstance(data, list) or not data:
+        raise ValueError("A saved version must be a non-empty list of nodes.")
+    built: list[UserNode | AnswerNode] = []
+    for item in data:
+        node = _node_from_json(item)
+        parent = item.get("parent", -1)
+        if built and not (isinstance(parent, int) and 0 <= parent < len(built)):
+            raise ValueError(f"A saved version node has a bad parent {parent!r}.")
+        if built:
+            above = built[parent]
+            if isinstance(above, UserNode) and isinstance(node, AnswerNode):
+                above.answers.append(node)
+            elif isinstance(above, AnswerNode) and isinstance(node, UserNode):
+                above.next.append(node)
+            else:
+                raise ValueError("Saved version nodes must alternate user and answer.")
+        built.append(node)
+    return built[0]
 
 
-def _user_from_json(data: Any) -> UserNode:
-    """A subtree from its saved form; iterative, as :func:`_user_to_json`."""
-    root = UserNode(_entry_from_json(_field(data, "entry")))
-    stack: list[tuple[Any, UserNode]] = [(data, root)]
-    while stack:
-        saved, user = stack.pop()
-        user.active = int(saved.get("active", 0))
-        for saved_answer in saved.get("answers", []):
-            answer = _answer_shell(saved_answer)
-            user.answers.append(answer)
-            for saved_user in saved_answer.get("next", []):
-                child = UserNode(_entry_from_json(_field(saved_user, "entry")))
-                answer.next.append(child)
-                stack.append((saved_user, child))
-    return root
-
-
-def _answer_from_json(data: Any) -> AnswerNode:
-    answer = _answer_shell(data)
-    answer.next = [_user_from_json(user) for user in data.get("next", [])]
-    return answer
-
-
-def _answer_shell(data: Any) -> AnswerNode:
-    """An answer's entries and choice, without its next turns."""
-    entries = [_entry_from_json(entry) for entry in _field(data, "entries")]
-    return AnswerNode(entries, [], int(data.get("active", 0)))
+def _node_from_json(item: Any) -> UserNode | AnswerNode:
+    if not isinstance(item, dict):
+        raise ValueError(f"A saved version node must be a dict, got {type(item).__name__}.")
+    active = int(item.get("active", 0))
+    if "user" in item:
+        return UserNode(_entry_from_json(item["user"]), [], active)
+    entries = [_entry_from_json(entry) for entry in _field(item, "answer")]
+    return AnswerNode(entries, [], active)
 
 
 def _field(data: Any, name: str) -> Any:
@@ -370,21 +398,13 @@ def _field(data: Any, name: str) -> Any:
     return data[name]
 
 
-def _forks_to_json(forks: dict[str, Fork]) -> dict[str, Any]:
-    return {
-        key: {
-            "users": [None if node is None else _user_to_json(node) for node in fork.users],
-            "answers": [None if node is None else _answer_to_json(node) for node in fork.answers],
-        }
-        for key, fork in forks.items()
-    }
-
-
 def _fork_from_json(data: Any) -> Fork:
     if not isinstance(data, dict):
         raise ValueError(f"A saved fork must be a dict, got {type(data).__name__}.")
-    users = [None if item is None else _user_from_json(item) for item in data.get("users", [])]
-    answers = [
-        None if item is None else _answer_from_json(item) for item in data.get("answers", [])
-    ]
-    return Fork(users, answers)
+    users = [None if item is None else _tree_from_json(item) for item in data.get("users", [])]
+    answers = [None if item is None else _tree_from_json(item) for item in data.get("answers", [])]
+    if not all(isinstance(node, UserNode | None) for node in users) or not all(
+        isinstance(node, AnswerNode | None) for node in answers
+    ):
+        raise ValueError("A saved fork mixes user messages and answers.")
+    return Fork(users, answers)  # type: ignore[arg-type]

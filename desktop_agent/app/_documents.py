@@ -31,6 +31,10 @@ MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 MAX_DOCUMENT_TOKENS = 1_000_000
 """A document whose text is estimated longer is refused (no model reads it whole); smaller
 ones that would not fit the model's context are sent only after a warning."""
+MAX_PAGE_IMAGES = 20
+"""At most this many PDF pages are sent as images."""
+PAGE_IMAGE_WIDTH = 1024
+"""The width PDF pages are rendered at for vision models (pixels)."""
 DEFAULT_CONTEXT_TOKENS = 128_000
 """The context size assumed when the model's is unknown (the per-message budget)."""
 
@@ -117,6 +121,10 @@ _HEADER = re.compile(
 
 class DocumentError(Exception):
     """A document cannot be attached; the message says why, for the user."""
+
+
+class ScannedDocument(DocumentError):
+    """A PDF without a text layer: its pages are images (they can be sent as images)."""
 
 
 class ExtractionCancelled(Exception):
@@ -290,11 +298,59 @@ def _pdf_text(path: Path, cancel: threading.Event) -> tuple[str, int]:
     finally:
         pdf.close()
     if not any(pages):
-        raise DocumentError(
+        raise ScannedDocument(
             f"{path.name} has no text to extract (its pages are probably scanned images)."
         )
     marked = [f"[page {n}]\n{text}" for n, text in enumerate(pages, start=1)]
     return "\n\n".join(marked), count
+
+
+@dataclass(frozen=True)
+class PageImage:
+    """A rendered PDF page: 8-bit BGR pixels, ``stride`` bytes a row."""
+
+    pixels: bytes
+    width: int
+    height: int
+    stride: int
+
+
+def render_pdf_pages(
+    path: Path,
+    cancel: threading.Event | None = None,
+    max_pages: int = MAX_PAGE_IMAGES,
+    width: int = PAGE_IMAGE_WIDTH,
+) -> tuple[list[PageImage], int]:
+    """The first ``max_pages`` pages of a PDF rendered ``width`` pixels wide, and the page
+    count (for vision models: scanned pages, figures). Run it in a worker thread.
+
+    Raises:
+        DocumentError: The PDF is broken or encrypted.
+        ExtractionCancelled: ``cancel`` was set.
+    """
+    import pypdfium2 as pdfium
+    import pypdfium2.raw
+
+    try:
+        pdf = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        raise DocumentError(f"{path.name} is not a readable PDF (damaged, or encrypted).") from exc
+    images = []
+    try:
+        count = len(pdf)
+        for index in range(min(count, max_pages)):
+            if cancel is not None and cancel.is_set():
+                raise ExtractionCancelled(path.name)
+            page = pdf[index]
+            scale = width / max(1.0, page.get_width())
+            bitmap = page.render(scale=scale, force_bitmap_format=pdfium.raw.FPDFBitmap_BGR)
+            pixels = bytes(bitmap.buffer)
+            images.append(PageImage(pixels, bitmap.width, bitmap.height, bitmap.stride))
+            bitmap.close()
+            page.close()
+    finally:
+        pdf.close()
+    return images, count
 
 
 def _docx_text(path: Path, cancel: threading.Event) -> str:

@@ -33,6 +33,7 @@ from desktop_agent.message import Msg
 if TYPE_CHECKING:
     from desktop_agent.app._chat_service import ChatService
     from desktop_agent.app._conversation import Conversation
+    from desktop_agent.app._providers import Provider
 
 _CONTINUABLE = frozenset({"cut_off", "length"})
 
@@ -113,7 +114,8 @@ class ConversationVersions:
 
         Args:
             msg_id: Any message of the turn (its answer, or its user message).
-            model: Another model of the provider's to answer with (and from now on).
+            model: Another of the provider's models to write this answer with (the next
+                turns use the configured one again).
 
         Returns:
             The new turn, or ``None`` if ``msg_id`` is not on the active path.
@@ -125,13 +127,28 @@ class ConversationVersions:
         start = self._start_of(msg_id)
         if start is None:
             return None
-        provider = self._service.provider
-        if model and provider is not None and model != provider.model:
-            self._service.configure(self._service.settings, replace(provider, model=model))
+        service, configured = self._service, self._service.provider
+        borrowed = None
+        if model and configured is not None and model != configured.model:
+            borrowed = replace(configured, model=model)
+            service.configure(service.settings, borrowed)
         first = self._first_row(start)
         self.tree.add_answer_version(self._content(), start)
         self._shown(start, first)
-        return self._service.answer_memory()
+        try:
+            task = service.answer_memory()
+        except RuntimeError:
+            self._give_back(borrowed, configured)
+            raise
+        if borrowed is not None:
+            task.add_done_callback(lambda _task: self._give_back(borrowed, configured))
+        return task
+
+    def _give_back(self, borrowed: Provider | None, configured: Provider | None) -> None:
+        """After an answer written with another model: the configured one again (unless
+        the user configured something else meanwhile)."""
+        if borrowed is not None and self._service.provider is borrowed:
+            self._service.configure(self._service.settings, configured)
 
     async def switch(self, msg_id: str, delta: int, *, answer: bool = False) -> bool:
         """Show the version ``delta`` steps right (negative: left) of the user message of
@@ -215,7 +232,15 @@ class ConversationVersions:
         module's short-term memory, say what the last answer offers."""
         content = self._content()
         tail = [msg for msg, marks in content[start:] if HINT not in marks]
-        self._conversation.replace_from(first_row, tail)
+        entries = self._conversation.entries
+        same = 0  # rows that show the same message still (e.g. the question of a new answer)
+        while (
+            same < len(tail)
+            and first_row + same < len(entries)
+            and entries[first_row + same].msg is tail[same]
+        ):
+            same += 1
+        self._conversation.replace_from(first_row + same, tail[same:])
         _rebuild_short_term(self._service.input_module, content)
         self._service.path_changed(_continuable(content))
         for listener in tuple(self._listeners):

@@ -153,3 +153,33 @@ async def test_a_session_saved_before_versions_opens_as_one_path(
     saved = _file(desktop_agent_home, V1_SESSION)
     assert len(saved["agent"]["memory"]["content"]) == 4
     assert saved["versions"]["forks"]  # the old question and its answer, kept
+
+
+async def test_a_long_branch_is_saved_flat_and_comes_back(
+    chat: Chat, server: OpenAICompatServer, desktop_agent_home: Path
+) -> None:
+    history = []
+    for turn in range(400):  # deeper than JSON encoders (and the session scanner) recurse
+        history += [Msg("User", f"q{turn}", "user"), Msg("Assistant", f"a{turn}", "assistant")]
+    memory: Any = chat.service.agent_state.memory
+    memory.content = [(msg, []) for msg in history]
+    chat.conversation.reset(history)
+    server.add_reply("fresh")
+    await chat.service.send("start")
+    task = await chat.service.versions.edit(chat.user_id("q0"), "a new start")
+    assert task is not None
+    await task
+    assert chat.shown() == ["user: a new start", "assistant: fresh"]
+    await chat.switcher.save_now()
+    session_id = chat.switcher.active_id
+    assert session_id is not None
+    await chat.aclose()
+    again = Chat(server, desktop_agent_home)
+    await again.switcher.start()
+    try:
+        await again.switcher.open(session_id)
+        assert again.shown() == ["user: a new start", "assistant: fresh"]
+        assert await again.service.versions.switch(again.user_id("a new start"), -1)
+        assert len(again.shown()) == 802 and again.shown()[-2] == "user: start"
+    finally:
+        await again.aclose()

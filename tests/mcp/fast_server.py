@@ -1,7 +1,8 @@
 """A real MCP server for the tests, written with the SDK's FastMCP.
 
 Run ``python fast_server.py stdio`` (speaks over stdin/stdout) or
-``python fast_server.py http`` (streamable HTTP on 127.0.0.1; prints ``PORT <n>`` first).
+``python fast_server.py http`` (streamable HTTP on 127.0.0.1; prints ``PORT <n>`` first),
+or ``python fast_server.py sse`` (the older SSE transport, the same way).
 Tools: text, image, audio, embedded resources, errors, a slow tool, a tool that hangs the
 whole server, and one that starts a child process (for the orphan tests).
 """
@@ -117,20 +118,22 @@ def crash() -> str:
     os._exit(3)
 
 
-def _serve_http() -> None:
+def _serve_http(app: object) -> None:
     import uvicorn
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)  # connections queue up until uvicorn accepts them
     print(f"PORT {sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(server.streamable_http_app(), log_level="warning")
+    config = uvicorn.Config(app, log_level="warning")
     uvicorn.Server(config).run(sockets=[sock])
 
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["http"]:
-        _serve_http()
+        _serve_http(server.streamable_http_app())
+    elif sys.argv[1:] == ["sse"]:
+        _serve_http(server.sse_app())
     else:
         sys.stderr.write("test server ready\n")
         server.run("stdio")

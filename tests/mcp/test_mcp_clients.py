@@ -193,6 +193,18 @@ async def test_http_stateful_keeps_server_state(http_url: str) -> None:
         await client.close()
 
 
+async def test_sse_transport_stateful_and_stateless(sse_url: str) -> None:
+    client = HttpStatefulClient("old", transport="sse", url=sse_url)
+    await client.connect()
+    try:
+        echo = await client.get_callable_function("echo")
+        assert _text(await echo(text="over sse")) == "over sse"
+    finally:
+        await client.close()
+    stateless = HttpStatelessClient("old", transport="sse", url=sse_url)
+    assert _text(await (await stateless.get_callable_function("add"))(a=1)) == "2"
+
+
 async def test_http_stateless_opens_a_session_per_call(http_url: str) -> None:
     client = HttpStatelessClient("web", transport="streamable_http", url=http_url)
     count = await client.get_callable_function("count")

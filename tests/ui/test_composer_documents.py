@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, Qt, QUrl
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
@@ -138,3 +140,57 @@ def test_the_chat_shows_a_sent_document_as_a_chip(qtbot: QtBot, tmp_path: Path) 
     (text,) = preview.findChildren(QPlainTextEdit)
     assert "[page 2]\nPage two text" in text.toPlainText()
     preview.close()
+
+
+def test_pdf_pages_can_also_go_as_images_for_vision_models(
+    composer: Composer, tmp_path: Path
+) -> None:
+    composer.add_files([_pdf(tmp_path)])
+    (chip,) = composer.document_chips()
+    chip.wait()
+    assert chip.pages_button.isVisibleTo(chip)
+    text_tokens = chip.tokens
+    chip.pages_button.setChecked(True)
+    chip.wait()
+    assert chip.state == "ready" and chip.status.text().endswith("· 2 page images")
+    assert chip.tokens > text_tokens
+    composer.input.setPlainText("What does the figure show?")
+    document, page_1, page_2, question = composer.content()  # type: ignore[misc]
+    assert parse_document_part(document["text"]) is not None
+    for page in (page_1, page_2):
+        assert page["type"] == "image" and page["source"]["media_type"] == "image/jpeg"
+        image = QImage.fromData(base64.b64decode(page["source"]["data"]))
+        assert image.width() == 1024 and image.height() > 1024
+    assert question["text"] == "What does the figure show?"
+    chip.pages_button.setChecked(False)
+    assert len(composer.content()) == 2  # type: ignore[arg-type]
+
+
+def test_a_scanned_pdf_can_only_go_as_page_images(composer: Composer, tmp_path: Path) -> None:
+    scan = tmp_path / "scan.pdf"
+    scan.write_bytes(text_pdf(["", ""]))  # pages without a text layer
+    composer.add_files([scan])
+    (chip,) = composer.document_chips()
+    chip.wait()
+    assert chip.state == "failed" and "send the pages as images" not in chip.error
+    assert chip.pages_button.isVisibleTo(chip)
+    assert composer.content() == ""
+    chip.pages_button.setChecked(True)
+    chip.wait()
+    assert chip.state == "ready"
+    document, *pages = composer.content()  # type: ignore[misc]
+    part = parse_document_part(document["text"])
+    assert part is not None and part.pages == 2 and "no text layer" in part.text
+    assert [page["type"] for page in pages] == ["image", "image"]
+
+
+def test_a_long_document_is_estimated_as_a_chip_not_as_its_text(tmp_path: Path) -> None:
+    from desktop_agent.app import ConversationEntry, EntryKind
+    from desktop_agent.app._documents import extract_document
+    from desktop_agent.ui.chat._estimate import estimate_height
+
+    notes = tmp_path / "notes.md"
+    notes.write_text("a long line of text\n" * 20_000)
+    part = {"type": "text", "text": extract_document(notes).part()}
+    entry = ConversationEntry(EntryKind.MESSAGE, Msg("user", [part], "user"))  # type: ignore[list-item]
+    assert estimate_height(entry, 800) < 200

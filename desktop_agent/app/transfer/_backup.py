@@ -39,6 +39,8 @@ from desktop_agent.app.library._scan import relocate_blobs
 from desktop_agent.app.library._summary import parse_time
 from desktop_agent.session._atomic_write import atomic_write_bytes
 
+REVEAL_SECRETS = "reveal_secrets"  # the context key with which settings reveal secrets
+_MASKED = "**********"
 BACKUP_FORMAT = "desktop-agent.backup"
 BACKUP_SCHEMA_VERSION = 1
 MANIFEST = "manifest.json"
@@ -187,16 +189,28 @@ def _add_templates(archive: zipfile.ZipFile, folder: Path, contents: BackupConte
 def _add_settings(
     archive: zipfile.ZipFile, file: Path, contents: BackupContents, include_keys: bool
 ) -> None:
-    try:
-        document = json.loads(file.read_bytes())
-    except (OSError, ValueError):
+    """The settings as the app reads them; every secret (API keys, MCP servers' env and
+    headers) blank unless ``include_keys``."""
+    if not file.is_file():
         return
-    if not include_keys and isinstance(document, dict):
-        for preset in document.get("providers") or []:
-            if isinstance(preset, dict) and "api_key" in preset:
-                preset["api_key"] = ""
+    loaded = load_settings(file)
+    if loaded.warning:  # unusable: it was set aside, nothing to back up
+        return
+    context = {REVEAL_SECRETS: True} if include_keys else None
+    document = loaded.settings.model_dump(mode="json", context=context)
+    if not include_keys:
+        document = _blank_masked(document)
     archive.writestr("settings.json", json.dumps(document, indent=2, ensure_ascii=False))
     contents.has_settings = True
+
+
+def _blank_masked(value: Any) -> Any:
+    """``value`` with pydantic's masked secrets (``"**********"``) made empty."""
+    if isinstance(value, dict):
+        return {key: _blank_masked(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_blank_masked(item) for item in value]
+    return "" if value == _MASKED else value
 
 
 def _manifest(contents: BackupContents) -> dict[str, Any]:
@@ -377,7 +391,8 @@ def read_backup_settings(path: Path) -> Settings | None:
 
 
 def merge_settings(archived: Settings, current: Settings) -> Settings:
-    """``archived``, keeping ``current``'s API key for presets the archive has no key for."""
+    """``archived``, keeping ``current``'s secrets (API keys, MCP servers' env and headers)
+    wherever the archive has them blank (a backup made without keys)."""
     keys = {p.name: p.api_key for p in current.providers}
     providers = [
         p
@@ -385,4 +400,19 @@ def merge_settings(archived: Settings, current: Settings) -> Settings:
         else p.model_copy(update={"api_key": keys[p.name]})
         for p in archived.providers
     ]
-    return archived.model_copy(update={"providers": providers})
+    servers = {server.name: server for server in current.mcp_servers}
+    mcp = [_with_secrets(server, servers.get(server.name)) for server in archived.mcp_servers]
+    return archived.model_copy(update={"providers": providers, "mcp_servers": mcp})
+
+
+def _with_secrets(server: Any, here: Any) -> Any:
+    if here is None:
+        return server
+    update = {}
+    for name in ("env", "headers"):
+        theirs, ours = getattr(server, name), getattr(here, name)
+        update[name] = {
+            key: ours[key] if not value.get_secret_value() and key in ours else value
+            for key, value in theirs.items()
+        }
+    return server.model_copy(update=update)

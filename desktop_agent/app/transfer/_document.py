@@ -9,7 +9,7 @@ One export file holds one or more conversations::
          "messages": [<Msg dict>, ...],     # the conversation as shown, oldest first
          "marks": {<msg id>: [<mark>, ...]},  # memory marks, only where there are some
          "state": {"agent": {...}, ...},    # every saved part, the memory's messages lifted out
-         "branches": []                     # reserved: other versions/branches (see below)
+         "branches": []                     # reserved (see below)
      }]}
 
 The design decision: the session's saved parts are carried whole (``state``), with only
@@ -17,9 +17,11 @@ the memory's message list lifted out into ``messages`` so that the file reads as
 and media inlined as base64 sources so the file stands alone. Import puts them back, so
 export → import → export gives the same document (ids and the export time aside).
 
-``branches`` is where conversation versions will go once sessions have them (issue 13):
-each a ``{"id", "parent_message_id", "messages": [...]}``; this version writes ``[]`` and
-a reader of schema 1 ignores it. A newer ``schema_version`` is refused, not guessed at.
+Conversation versions (issue 13) are saved as their own part (``"versions"``, the
+``ConversationTree`` state), so they travel losslessly inside ``state``. ``branches`` is
+reserved for a readable, flattened form of them (each ``{"id", "parent_message_id",
+"messages": [...]}``) for other tools; this version writes ``[]`` and a reader of schema 1
+ignores it. A newer ``schema_version`` is refused, not guessed at.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from desktop_agent.app.transfer._document import (
     EXPORT_FORMAT,
     EXPORT_SCHEMA_VERSION,
     META_FIELDS,
+    inline_media,
     memory_holder,
     parts_from_conversation,
 )
@@ -341,21 +342,39 @@ def _check_meta(meta: dict[str, Any]) -> None:
 def _json_session(parts: dict[str, Any]) -> SourceContents:
     meta_part = parts.get("meta")
     if isinstance(meta_part, dict):
-        version = meta_part.get("schema_version")
-        if isinstance(version, int) and version > SCHEMA_VERSION:
-            raise ImportRefused(
-                f"it is a session saved by a newer desktop-agent (format {version}): "
-                "update the app to import it"
-            )
+        return _our_session_file(parts, meta_part)
     contents = SourceContents("AgentScope session file")
     for name, state in parts.items():
-        if name == "meta":
-            continue
-        found = _agent_conversation(name, state, meta_part if isinstance(meta_part, dict) else {})
+        found = _agent_conversation(name, state, {})
         if isinstance(found, Skipped):
             contents.skipped.append(found)
         else:
             contents.conversations.append(found)
+    return contents
+
+
+def _our_session_file(parts: dict[str, Any], meta: dict[str, Any]) -> SourceContents:
+    """A desktop-agent session file: one chat, every part kept (its versions too)."""
+    version = meta.get("schema_version")
+    if isinstance(version, int) and version > SCHEMA_VERSION:
+        raise ImportRefused(
+            f"it is a session saved by a newer desktop-agent (format {version}): "
+            "update the app to import it"
+        )
+    contents = SourceContents("desktop-agent session file")
+    holder = memory_holder({k: v for k, v in parts.items() if k != "meta"})
+    if holder is None:
+        contents.skipped.append(Skipped("the session", "it holds no memory"))
+        return contents
+    name = holder[0]
+    found = _agent_conversation(name, parts[name], meta)
+    if isinstance(found, Skipped):
+        contents.skipped.append(found)
+        return contents
+    others = {k: v for k, v in parts.items() if k not in ("meta", name)}
+    # Media files of the session (its blobs, wherever they are) travel inside the import.
+    found.parts = inline_media({name: found.parts["agent"], **others})
+    contents.conversations.append(found)
     return contents
 
 

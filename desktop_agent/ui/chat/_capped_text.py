@@ -46,7 +46,7 @@ def size_text(chars: int) -> str:
 
 
 class CapBar(QWidget):
-    """"Showing the first N of M." · Show more · Save to file…"""
+    """ "Showing the first N of M." · Show more · Save to file…"""
 
     more_requested = Signal()
 
@@ -109,7 +109,9 @@ class CapBar(QWidget):
             self._report(target, done.result())
 
     def _report(self, target: Path, problem: str) -> None:
-        self.label.setText(f"Could not save to {target}: {problem}" if problem else f"Saved to {target}.")
+        self.label.setText(
+            f"Could not save to {target}: {problem}" if problem else f"Saved to {target}."
+        )
 
 
 def _write(path: Path, text: str) -> str:

@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from desktop_agent.app import ConversationEntry, EntryKind
+from desktop_agent.ui.chat._capped_text import RENDER_CAP_CHARS
 
 _BLOCK_ALLOWANCE = {
     "thinking": 30,
     "image": 260,
     "audio": 76,
     "video": 56,
+    "document": 56,
 }
 
 
@@ -46,6 +48,11 @@ def _block_height(block: Any, per_line: int, line_height: int) -> int:
     kind = block.get("type")
     if kind == "text":
         text = block.get("text") or ""
+        if text.startswith("<document "):  # an attached document: shown as a chip
+            return _BLOCK_ALLOWANCE["document"]
+        if len(text) > RENDER_CAP_CHARS:  # only the start is drawn, above a bar
+            text = text[:RENDER_CAP_CHARS]
+            return (text.count("\n") + 3 + len(text) // per_line) * line_height
         return (text.count("\n") + 1 + len(text) // per_line) * line_height
     if kind == "tool_use":
         arguments = block.get("input")

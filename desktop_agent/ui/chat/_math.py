@@ -16,12 +16,10 @@ image's tooltip and a click give its LaTeX source, and so does copying a selecti
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 import weakref
 from collections import OrderedDict
-from concurrent.futures import Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -55,6 +53,8 @@ from desktop_agent.ui._math_worker import RawImage, init_worker, typeset_raw
 from desktop_agent.ui.chat._math_detect import MathSpan, placeholder_index
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from desktop_agent.ui.chat._markdown import RenderedDoc
 
 MATH_SCHEME = "copymath"
@@ -197,7 +197,7 @@ class MathRenderer(QObject):
             self._futures[key] = executor.submit(
                 typeset_raw, key.latex, key.display, key.color, key.pixel_size, key.half_x, key.dpr
             )
-        except (BrokenProcessPool, RuntimeError):
+        except RuntimeError:  # BrokenProcessPool is one; the pool cannot take work
             self._use_process = False
             self._pool.start(_TypesetJob(self._relay, key))
             return
@@ -206,6 +206,10 @@ class MathRenderer(QObject):
 
     def _process_pool(self) -> ProcessPoolExecutor | None:
         if self._executor is None and self._use_process:
+            # Imported here: ~60 ms that start-up need not pay when no reply has math.
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
             try:
                 context = multiprocessing.get_context("spawn")  # never fork a Qt process
                 self._executor = ProcessPoolExecutor(1, context, initializer=init_worker)
@@ -263,6 +267,7 @@ class MathRenderer(QObject):
         self.stats.typeset += 1
         if result.image is None:
             self.stats.failures.append(result.error)
+            del self.stats.failures[:-50]
         self._cache[key] = result
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)

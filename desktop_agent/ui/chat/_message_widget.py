@@ -331,7 +331,7 @@ class MessageRow(RowWidget):
         header = self._column.itemAt(0)  # name, version controls, Copy: never squeezed
         header.invalidate()
         needed = max(
-            [180, header.sizeHint().width() - margins.left() - margins.right()]
+            [180, header.sizeHint().width() + 2 * self.bubble.frameWidth()]
             + [
                 w.ideal_width(inner_max) if hasattr(w, "ideal_width") else inner_max
                 for _, w in self.blocks

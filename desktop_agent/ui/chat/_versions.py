@@ -134,7 +134,9 @@ class VersionBar(QWidget):
             "▾", "regenerateWith", "Regenerate with another model", self
         )
         self.model_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.model_button.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0; }")
+        self.model_button.setStyleSheet(
+            "QToolButton { padding: 0px 2px; } QToolButton::menu-indicator { image: none; width: 0; }"
+        )
         self.model_button.setMenu(self._model_menu())
         self.delete_button = _tool_button("Delete", "deleteTurn", "Delete this exchange", self)
         for widget in (

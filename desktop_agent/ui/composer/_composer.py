@@ -230,7 +230,7 @@ class Composer(QFrame):
     def content(self) -> str | list[ContentBlock]:
         """What Send would send: plain text, or text and media blocks."""
         text = self.input.toPlainText().strip()
-        documents = [block for chip in self._documents if (block := chip.block()) is not None]
+        documents = [block for chip in self._documents for block in chip.blocks()]
         if not self._chips and not documents:
             return text
         blocks: list[ContentBlock] = [*documents]  # documents first, then the question

@@ -27,25 +27,32 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_agent.app._documents import (
+    MAX_PAGE_IMAGES,
     DocumentError,
     ExtractedDocument,
     ExtractionCancelled,
+    ScannedDocument,
     badge_text,
     extract_document,
     human_size,
 )
-from desktop_agent.message import TextBlock
+from desktop_agent.message import ContentBlock, ImageBlock, TextBlock
+from desktop_agent.ui.composer._page_images import page_image_blocks
 
 _POLL_MS = 30
+_IMAGE_TOKENS = 765
+"""Estimated tokens of one page image (what ``EstimatingTokenCounter`` counts)."""
 _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="documents")
 
 DocumentState = Literal["reading", "ready", "failed"]
 
 
-def document_summary(doc: ExtractedDocument) -> str:
-    """``"12 pages · 1.2 MB · ≈ 34,000 tokens"``."""
+def document_summary(doc: ExtractedDocument, images: int = 0) -> str:
+    """``"12 pages · 1.2 MB · ≈ 34,000 tokens"`` (`` · 12 page images`` when sent)."""
     pages = f"{doc.pages} page{'s' if doc.pages != 1 else ''} · " if doc.pages else ""
-    return f"{pages}{human_size(doc.size)} · ≈ {doc.tokens:,} tokens"
+    tokens = doc.tokens + _IMAGE_TOKENS * images
+    summary = f"{pages}{human_size(doc.size)} · ≈ {tokens:,} tokens"
+    return summary + (f" · {images} page images" if images else "")
 
 
 class DocumentChip(QFrame):
@@ -84,6 +91,19 @@ class DocumentChip(QFrame):
         self.remove_button.setAutoRaise(True)
         self.remove_button.setToolTip(f"Remove {path.name}")
         self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self))
+        self.pages_button = QToolButton()
+        self.pages_button.setText("Pages as images")
+        self.pages_button.setCheckable(True)
+        self.pages_button.setAutoRaise(True)
+        self.pages_button.setToolTip(
+            f"Also send the first {MAX_PAGE_IMAGES} pages as images, for models that see "
+            "(scanned pages, figures, formulas)"
+        )
+        self.pages_button.toggled.connect(self._toggle_pages)
+        self.pages_button.hide()
+        self.page_blocks: list[ImageBlock] = []
+        self._pages_future: Future[tuple[list[ImageBlock], int]] | None = None
+        self._scanned = False
         self._build()
         self._poll = QTimer(self)
         self._poll.setInterval(_POLL_MS)
@@ -102,14 +122,18 @@ class DocumentChip(QFrame):
         layout.setSpacing(6)
         layout.addWidget(self.badge)
         layout.addLayout(text)
+        layout.addWidget(self.pages_button)
         layout.addWidget(self.remove_button)
 
     def wait(self, timeout: float = 30.0) -> None:
-        """Block until extraction ends and apply the result (tests, benchmarks)."""
+        """Block until extraction (and page rendering) ends and apply the result (tests)."""
         try:
             self._future.exception(timeout)
+            if self._pages_future is not None:
+                self._pages_future.exception(timeout)
         finally:
             self._check()
+            self._check_pages()
 
     def cancel(self) -> None:
         """Stop extracting (the chip is being removed)."""
@@ -119,22 +143,76 @@ class DocumentChip(QFrame):
     @property
     def tokens(self) -> int:
         """Estimated tokens this document adds to the message (0 unless ready)."""
-        return self.document.tokens if self.document is not None else 0
+        text = self.document.tokens if self.document is not None else 0
+        return text + _IMAGE_TOKENS * len(self.page_blocks)
 
-    def block(self) -> TextBlock | None:
-        """The text part sent to the model, or ``None`` (still reading, or failed)."""
+    def blocks(self) -> list[ContentBlock]:
+        """The text part and any page images sent to the model (none unless ready)."""
+        if self.state != "ready" or self.document is None:
+            return []
+        return [TextBlock(type="text", text=self.document.part()), *self.page_blocks]
+
+    def _toggle_pages(self, on: bool) -> None:
+        self.page_blocks = []
+        if not on:
+            if self._pages_future is not None:
+                self._pages_future.cancel()
+                self._pages_future = None
+            if self._scanned:
+                self.document = None  # only the images made it worth sending
+            self._show_result()
+            self.state_changed.emit()
+            return
+        self._pages_future = _EXECUTOR.submit(page_image_blocks, self.path, self._cancel)
+        self.status.setText("Rendering pages…")
+        self.state = "reading"
+        self.state_changed.emit()
+        self._poll.start()
+
+    def _check_pages(self) -> None:
+        future = self._pages_future
+        if future is None or not future.done():
+            return
+        self._pages_future = None
+        try:
+            self.page_blocks, pages = future.result()
+        except (DocumentError, ExtractionCancelled) as exc:
+            self.pages_button.setToolTip(f"The pages could not be rendered: {exc}")
+            self.pages_button.setChecked(False)  # back to the text alone (or nothing)
+            return
+        if self._scanned:
+            text = "(This PDF has no text layer: its pages follow as images.)"
+            self.document = ExtractedDocument(
+                self.path.name, "pdf", "application/pdf", self.path.stat().st_size, text, pages
+            )
+        self._show_result()
+        self.state_changed.emit()
+
+    def _show_result(self) -> None:
         if self.document is None:
-            return None
-        return TextBlock(type="text", text=self.document.part())
+            self.state = "failed"
+            self.status.setText(_elide("Not attached: no text; send the pages as images?", 52))
+            return
+        self.state = "ready"
+        self.status.setProperty("error", False)
+        self.status.style().polish(self.status)
+        self.status.setText(document_summary(self.document, len(self.page_blocks)))
 
     def _check(self) -> None:
-        if not self._future.done() or self.state != "reading":
+        self._check_pages()
+        if self._future.done() and self._pages_future is None:
+            self._poll.stop()
+        if not self._future.done() or self.state != "reading" or self._pages_future:
             return
-        self._poll.stop()
+        if self.document is not None or self._scanned:
+            return
         try:
             self.document = self._future.result()
         except ExtractionCancelled:
             return
+        except ScannedDocument as exc:
+            self._scanned = True
+            self._fail(str(exc))
         except DocumentError as exc:
             self._fail(str(exc))
         except Exception as exc:  # a bug or an unexpected library error: say so, send nothing
@@ -142,6 +220,9 @@ class DocumentChip(QFrame):
         else:
             self.state = "ready"
             self.status.setText(document_summary(self.document))
+        self.pages_button.setVisible(
+            self.path.suffix.lower() == ".pdf" and (self.document is not None or self._scanned)
+        )
         self.state_changed.emit()
 
     def _fail(self, message: str) -> None:

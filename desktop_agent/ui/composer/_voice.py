@@ -140,6 +140,9 @@ class VoiceRecorder(QObject):
             status = app.checkPermission(QMicrophonePermission())
             if status == Qt.PermissionStatus.Denied:
                 return "The microphone is blocked: allow this app to use it in the system settings."
+            if status == Qt.PermissionStatus.Undetermined:  # macOS: ask the user once
+                app.requestPermission(QMicrophonePermission(), app, lambda _permission: None)
+                return "Allow the microphone when the system asks, then press record again."
         if mm.QMediaDevices.defaultAudioInput().isNull():
             return "No microphone was found. Connect one (or enable it) to record."
         return ""

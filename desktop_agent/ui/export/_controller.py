@@ -2,8 +2,9 @@
 
 The file dialog is opened with ``open()`` (never ``exec()``: it would re-enter the event
 loop) and kept until it finishes, so it works any number of times; focus returns to the
-composer afterwards. Reading and rendering run off the GUI thread; only PDF printing runs
-on it (Qt's text layout wants the GUI thread).
+composer afterwards. Reading and rendering run off the GUI thread; a PDF is printed by the
+command line in a child process (``desktop-agent export --format pdf``): Qt's text layout
+and printing hold the GIL for seconds on a long chat, which would freeze the window.
 """
 
 from __future__ import annotations
@@ -27,14 +28,13 @@ from desktop_agent.app import SessionSwitcher
 from desktop_agent.app.library import SessionError, SessionLibrary
 from desktop_agent.app.transfer import (
     ExportFormat,
-    Rendered,
     default_file_name,
     read_conversation,
     render,
     write_rendered,
 )
 from desktop_agent.ui._qt_async import TaskSet, dialog_result
-from desktop_agent.ui.export._pdf import conversation_pdf
+from desktop_agent.ui.export._pdf import pdf_in_subprocess
 
 EXPORT_SHORTCUT = "Ctrl+Shift+E"
 FILTERS: dict[str, ExportFormat] = {
@@ -154,25 +154,29 @@ class ExportController(QObject):
             return
         try:
             library = await self._library(session_id)
-            conversation = await read_conversation(library, session_id)
             if fmt == "pdf":
-                rendered = Rendered(conversation_pdf(conversation, thinking=thinking))
-            else:
-                rendered = await asyncio.to_thread(
-                    render,
-                    conversation,
-                    fmt,
-                    images="inline" if inline_images else "files",
-                    thinking=thinking,
-                    files_dir=f"{path.stem}_files",
-                )
+                await pdf_in_subprocess(library.root, session_id, path, thinking=thinking)
+                self._exported(path)
+                return
+            conversation = await read_conversation(library, session_id)
+            rendered = await asyncio.to_thread(
+                render,
+                conversation,
+                fmt,
+                images="inline" if inline_images else "files",
+                thinking=thinking,
+                files_dir=f"{path.stem}_files",
+            )
             await asyncio.to_thread(write_rendered, rendered, path)
-        except (SessionError, OSError) as exc:
+        except (SessionError, OSError, RuntimeError) as exc:
             text = f"Could not export the chat: {getattr(exc, 'message', None) or exc}"
             logger.warning("%s", text)
             self._notify(text)
             self.failed.emit(text)
             return
+        self._exported(path)
+
+    def _exported(self, path: Path) -> None:
         self._notify(f"Exported to {path}")
         self.exported.emit(str(path))
 

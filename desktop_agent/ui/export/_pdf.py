@@ -9,6 +9,10 @@ Text stays text in the PDF (selectable, searchable), fonts embedded by Qt.
 
 from __future__ import annotations
 
+import asyncio
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QUrl
@@ -21,6 +25,7 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
+from desktop_agent.app.library._paths import HOME_ENV
 from desktop_agent.app.transfer._html import conversation_html
 
 _KEEP: list[QGuiApplication] = []
@@ -61,3 +66,43 @@ def conversation_pdf(conversation: dict[str, Any], *, thinking: bool = True) -> 
 def _ensure_app() -> None:
     if QGuiApplication.instance() is None:
         _KEEP.append(QGuiApplication([]))
+
+
+async def pdf_in_subprocess(
+    root: Path, session_id: str, path: Path, *, thinking: bool = True
+) -> None:
+    """Print a saved session to ``path`` in a child process (the command line, offscreen).
+
+    The window stays responsive however long the chat: Qt's layout and printing of a
+    10,000-message document hold the GIL for tens of seconds.
+
+    Raises:
+        RuntimeError: The export failed (the message is the command's own).
+    """
+    program = (
+        [sys.executable]
+        if getattr(sys, "frozen", False)
+        else [sys.executable, "-m", "desktop_agent"]
+    )
+    command = [*program, "export", session_id, "--format", "pdf", "-o", str(path)]
+    if not thinking:
+        command.append("--no-thinking")
+    environ = {**os.environ, HOME_ENV: str(root), "QT_QPA_PLATFORM": "offscreen"}
+    child = await asyncio.create_subprocess_exec(
+        *command,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+        env=environ,
+    )
+    try:
+        _, errors = await child.communicate()
+    except asyncio.CancelledError:
+        child.kill()
+        await child.wait()
+        raise
+    if child.returncode != 0:
+        text = errors.decode("utf-8", "replace").strip().splitlines()
+        raise RuntimeError(
+            text[-1].removeprefix("desktop-agent: ") if text else "PDF export failed"
+        )

@@ -60,7 +60,9 @@ class DataPage(QWidget):
         self._restored: Settings | None = None
         self._tasks = TaskSet()
         self.dialog: QFileDialog | QMessageBox | None = None
-        self.include_keys = QCheckBox("Include API keys (keep the archive private)")
+        self.include_keys = QCheckBox(
+            "Include API keys and other secrets (keep the archive private)"
+        )
         self.restore_settings = QCheckBox("Also restore the archive's settings")
         self.backup_button = QPushButton("Back up…")
         self.restore_button = QPushButton("Restore…")

@@ -58,6 +58,7 @@ SHORTCUTS: list[Shortcut] = [
 ]
 """Every shortcut of the main window, in the order the overlay lists them."""
 
+
 def shown_keys(shortcut: Shortcut) -> str:
     """The keys as the platform writes them (``Ctrl+,`` / ``⌘,``), alternatives with "or"."""
     native = QKeySequence.SequenceFormat.NativeText

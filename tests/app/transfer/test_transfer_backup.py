@@ -11,6 +11,7 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from desktop_agent.app import ProviderPreset, Settings, load_settings, save_settings
+from desktop_agent.app._mcp_config import McpServerConfig
 from desktop_agent.app.library import SessionLibrary, SessionMeta
 from desktop_agent.app.transfer import read_backup_contents, restore_backup, write_backup
 
@@ -30,11 +31,11 @@ async def _library_with_chat(
     return library
 
 
-def _settings(path: Path) -> None:
-    preset = ProviderPreset(
-        name="Work", base_url="http://x/v1", model="m", api_key=SecretStr("sk-secret")
-    )
-    save_settings(Settings(providers=[preset], active_provider="Work", theme="dark"), path)
+def _settings(path: Path, key: str = "sk-secret", token: str = "tok-secret") -> None:
+    preset = ProviderPreset(name="Work", base_url="http://x/v1", model="m", api_key=SecretStr(key))
+    server = McpServerConfig(name="files", command="mcp-files", env={"TOKEN": SecretStr(token)})
+    settings = Settings(providers=[preset], active_provider="Work", theme="dark")
+    save_settings(settings.model_copy(update={"mcp_servers": [server]}), path)
 
 
 async def test_backup_holds_everything_but_keys(tmp_path: Path) -> None:
@@ -50,7 +51,8 @@ async def test_backup_holds_everything_but_keys(tmp_path: Path) -> None:
     assert contents.has_settings and not contents.keys_included
     with zipfile.ZipFile(written.path) as archive:
         names = archive.namelist()
-        assert b"sk-secret" not in archive.read("settings.json")
+        saved = archive.read("settings.json")
+        assert b"sk-secret" not in saved and b"tok-secret" not in saved
         blobs = [n for n in names if n.startswith("sessions/chat1.blobs/")]
         assert len(blobs) == 1 and archive.read(blobs[0]) == PNG
     await write_backup(
@@ -60,7 +62,8 @@ async def test_backup_holds_everything_but_keys(tmp_path: Path) -> None:
         settings_file=tmp_path / "a" / "settings.json",
     )
     with zipfile.ZipFile(tmp_path / "k.zip") as archive:
-        assert b"sk-secret" in archive.read("settings.json")
+        saved = archive.read("settings.json")
+        assert b"sk-secret" in saved and b"tok-secret" in saved
 
 
 async def test_restore_adds_missing_and_keeps_newer_chats(tmp_path: Path) -> None:
@@ -68,12 +71,7 @@ async def test_restore_adds_missing_and_keeps_newer_chats(tmp_path: Path) -> Non
     _settings(tmp_path / "a" / "settings.json")
     await write_backup(source, tmp_path / "b.zip", settings_file=tmp_path / "a" / "settings.json")
     target = SessionLibrary(tmp_path / "c")
-    mine = Settings(
-        providers=[
-            ProviderPreset(name="Work", base_url="u", model="m", api_key=SecretStr("sk-mine"))
-        ]
-    )
-    save_settings(mine, tmp_path / "c" / "settings.json")
+    _settings(tmp_path / "c" / "settings.json", key="sk-mine", token="tok-mine")
     result = await restore_backup(
         target,
         tmp_path / "b.zip",
@@ -85,6 +83,7 @@ async def test_restore_adds_missing_and_keeps_newer_chats(tmp_path: Path) -> Non
     assert (
         restored.theme == "dark" and restored.providers[0].api_key.get_secret_value() == "sk-mine"
     )
+    assert restored.mcp_servers[0].revealed_env() == {"TOKEN": "tok-mine"}
     conversation = await target.read_parts("chat1")
     url = conversation["agent"]["memory"]["content"][0][0]["content"][1]["source"]["url"]
     assert str(tmp_path / "c") in url

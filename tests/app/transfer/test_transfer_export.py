@@ -45,6 +45,7 @@ def test_markdown_options_omit_thinking_and_write_media_files(tmp_path: Path) ->
 async def test_json_round_trip_is_lossless(tmp_path: Path) -> None:
     library = SessionLibrary(tmp_path / "home")
     parts = chat_parts()
+    parts["versions"] = {"forks": {"m1": {"users": [None], "answers": [None]}}}  # issue 13
     summary = await library.add(parts, SessionMeta.from_state(parts["meta"]))
     first = render(await read_conversation(library, summary.session_id), "json").data
     (tmp_path / "a.json").write_bytes(first)
@@ -61,6 +62,7 @@ async def test_json_round_trip_is_lossless(tmp_path: Path) -> None:
     assert conversation["marks"] == {"m2": ["hint"]}
     assert [m["id"] for m in conversation["messages"]] == ["m1", "m2", "m3", "m4"]
     assert conversation["state"]["agent"]["_sys_prompt"] == "You are Friday."
+    assert conversation["state"]["versions"] == parts["versions"]  # other versions travel
 
 
 async def test_json_export_inlines_blob_files(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from desktop_agent.app.library import SessionLibrary
 from desktop_agent.app.transfer import import_files, read_conversation
 
 sys.path.insert(0, str(Path(__file__).parent))
-from transfer_helpers import FIXTURES
+from transfer_helpers import FIXTURES, ROOT, chat_parts
 
 
 @pytest.fixture
@@ -175,3 +175,28 @@ async def test_a_backup_archive_is_pointed_to_restore(
         archive.writestr("sessions/a.json", "{}")
     report = await import_files(library, [path])
     assert report.files[0].refused == "it is a desktop-agent backup: use Settings → Data → Restore…"
+
+
+async def test_our_session_file_is_one_chat_with_every_part(
+    library: SessionLibrary, tmp_path: Path
+) -> None:
+    parts = chat_parts()
+    parts["versions"] = {"forks": {"m1": {"users": [None], "answers": [None]}}}
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(parts))
+    report = await import_files(library, [path])
+    [chat] = report.imported
+    assert report.files[0].kind == "desktop-agent session file"
+    assert (chat.title, chat.message_count) == ("Red pixel & files", 4)
+    saved = await library.read_parts(chat.session_id)
+    assert saved["versions"] == parts["versions"]
+    assert saved["meta"]["created"] == parts["meta"]["created"]
+
+
+async def test_a_frozen_v1_session_file_imports(library: SessionLibrary) -> None:
+    path = (
+        ROOT / "tests" / "fixtures" / "sessions" / "v1" / "sessions" / "TPQfCfTydWVDAQkpgZ4Hgt.json"
+    )
+    report = await import_files(library, [path])
+    [chat] = report.imported
+    assert (chat.title, chat.message_count) == ("What is in this picture?", 4)

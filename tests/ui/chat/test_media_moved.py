@@ -17,7 +17,10 @@ from desktop_agent.ui.chat._media_views import ImageView
 
 
 def _user_msg(kind: str, url: str) -> Msg:
-    content = [{"type": "text", "text": "see"}, {"type": kind, "source": {"type": "url", "url": url}}]
+    content = [
+        {"type": "text", "text": "see"},
+        {"type": kind, "source": {"type": "url", "url": url}},
+    ]
     return Msg("User", content, "user")  # type: ignore[arg-type]
 
 

@@ -63,3 +63,35 @@ async def test_leaving_the_trash_leaves_the_preview(
         assert window.composer.isEnabled()
     finally:
         await app.aclose()
+
+
+async def test_the_empty_trash_question_opens_any_number_of_times(
+    qtbot: QtBot,
+    server: OpenAICompatServer,
+    wait_until: Any,
+    wait_signal: Any,
+    desktop_agent_home: Path,
+) -> None:
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QMessageBox
+
+    gone = await save_session(desktop_agent_home, ["Old chat", "Old answer."])
+    app = await open_desktop(qtbot, server, wait_until)
+    sidebar = app.window.sidebar
+    try:
+        sidebar.delete_requested.emit(gone)
+        await wait_until(lambda: not titles(app))
+        qtbot.mouseClick(sidebar.trash_button, Qt.MouseButton.LeftButton)
+        await wait_until(lambda: sidebar.model.mode == "trash" and len(titles(app)) == 1)
+        for answer in ("Cancel", "Empty trash"):
+            asked = wait_signal(app.sessions.dialog_opened)
+            qtbot.mouseClick(sidebar.empty_trash_button, Qt.MouseButton.LeftButton)
+            (box,) = await asked
+            assert isinstance(box, QMessageBox) and box.isVisible()
+            next(b for b in box.buttons() if b.text() == answer).click()
+            await wait_until(lambda: app.sessions.dialog is None)
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            assert app.window.focusWidget() is app.window.composer.input
+        await wait_until(lambda: not titles(app))
+    finally:
+        await app.aclose()

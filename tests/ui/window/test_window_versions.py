@@ -136,6 +136,9 @@ async def test_regenerate_with_another_model(
     await asyncio.wait_for(ended, 10)
     assert server.chat_requests[-1].body["model"] == "other-model"
     assert _shown(desktop) == ["user: q", "assistant: R2"]
+    server.add_reply("N")
+    await asyncio.wait_for(send(qtbot, desktop, "next"), 10)
+    assert server.chat_requests[-1].body["model"] == "test-model"  # just that answer
 
 
 async def test_delete_and_undo(
