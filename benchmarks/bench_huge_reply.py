@@ -8,6 +8,7 @@ Markdown reply of ``MB`` megabytes (default 20) in 4 KiB chunks as fast as it ca
 - the GUI stall while it streams and renders, from a 5 ms ``PreciseTimer`` heartbeat
   (p50/p99/max gap), from the request until the finished message is shown;
 - the RSS growth of the process over the same span, against 3× the reply's size;
+- the next, short turn with the huge reply in memory: its time and GUI stall;
 - Stop works: a second, identical reply is stopped half-way, and the time from Stop to an
   idle window is reported.
 
@@ -78,9 +79,14 @@ def huge_reply(megabytes: float) -> str:
 
 
 def script(text: str) -> dict[str, Any]:
-    """A short warm-up reply, then the huge one for every later request."""
+    """A short warm-up reply, the huge one, a short one (the next turn), then the huge one
+    for every later request."""
     return {
-        "replies": [{"text": "Warm **up**.", "chunk_size": 4}],
+        "replies": [
+            {"text": "Warm **up**.", "chunk_size": 4},
+            {"text": text, "chunk_size": CHUNK_CHARS, "chunk_delay": 0},
+            {"text": "A short answer to the next question.", "chunk_size": 4},
+        ],
         "default": {"text": text, "chunk_size": CHUNK_CHARS, "chunk_delay": 0},
     }
 
@@ -148,6 +154,26 @@ def _check_capped(desktop: DesktopApp, report: Report) -> None:
     report.add("characters rendered of the reply", f"{rendered:,}")
 
 
+async def next_turn(desktop: DesktopApp, report: Report) -> None:
+    """A short turn with the huge reply in memory (formatted, sent and saved again)."""
+    beat = Heartbeat()
+    beat.start()
+    started = time.perf_counter()
+    try:
+        event = await run_turn(desktop, "And in one sentence?", timeout=STREAM_TIMEOUT_S)
+        await settle(0.3)
+    finally:
+        gaps = beat.stop()
+    if not isinstance(event, TurnFinished):
+        raise BenchmarkFailure(f"the next turn ended with {event!r}")
+    seconds = time.perf_counter() - started - 0.3
+    worst = max(gaps, default=0.0)
+    report.add("next turn: time", f"{seconds:.1f} s")
+    report.add(
+        "next turn: GUI stall max", f"{worst:.1f} ms", f"≤ {TARGET_MAX_MS:.0f} ms", worst <= 50
+    )
+
+
 async def stopped_run(desktop: DesktopApp, text: str, report: Report) -> None:
     """Stream the reply again and press Stop half-way; Stop → idle."""
     ended = turn_end(desktop)
@@ -176,6 +202,8 @@ async def amain(app: QApplication, megabytes: float) -> int:
             await settle(0.5)
             await streamed_run(desktop, text, report)
             loads.append(load_average())
+            await settle(0.5)
+            await next_turn(desktop, report)
             await settle(0.5)
             await stopped_run(desktop, text, report)
             loads.append(load_average())

@@ -209,7 +209,7 @@ class Stamps:
             created.append(time.perf_counter())
             return await original(model, request, started)
 
-        OpenAIChatModel._create = create  # type: ignore[method-assign]
+        OpenAIChatModel._create = create  # type: ignore[method-assign,assignment]
 
     def _on_event(self, event: object) -> None:
         if isinstance(event, TurnStarted):

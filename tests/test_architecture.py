@@ -125,13 +125,17 @@ def relative_path_problem(token: str) -> str | None:
     """For a code span that is a repository path (``tests/...``, ``app/_files.py``, or a
     bare ``_model.py`` named in its package's paragraph): ``None`` when it exists (under
     the root, ``desktop_agent/`` or ``benchmarks/``; a bare file name anywhere in them);
-    else why not. Other code spans are not paths: ``None``."""
+    else why not. Code spans that are not paths here (no ``.py``, and no folder of the
+    root or the package as their first part) give ``None``."""
     if any(c in token for c in "<>*:") or token.startswith(("desktop_agent", "/", ".")):
         return None
     if "/" not in token:
         if not token.endswith(".py") or token in _source_file_names():
             return None
         return "no such file in desktop_agent/ or benchmarks/"
+    first = token.split("/")[0]
+    if not any((base / first).is_dir() for base in (ROOT, PACKAGE)):
+        return None  # not a path in this repository (``notifications/cancelled``, ``trash/``)
     for base in (ROOT, PACKAGE):
         if (base / token).exists():
             return None
@@ -188,6 +192,8 @@ def test_reference_checks_catch_what_is_gone() -> None:
     assert relative_path_problem("_no_such_module.py") is not None
     assert relative_path_problem("app/_no_such_module.py") is not None
     assert relative_path_problem("settings.json") is None  # a user's file, not a path here
+    assert relative_path_problem("notifications/cancelled") is None  # not a path at all
+    assert relative_path_problem("tests/no_such_test.py") is not None
 
 
 def _lint_imports() -> Path:

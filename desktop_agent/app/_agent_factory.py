@@ -148,10 +148,16 @@ async def build_agent_parts(
     return AgentParts(agent, model, permissions, usage)
 
 
+MAX_ANSWER_CHARS = 200_000
+"""Characters of an earlier answer sent back to the model (~50,000 tokens)."""
+
+
 def _formatter(formatter: Any, policy: Any, folders: list[Path] | None) -> Any:
     """``formatter`` reading local files only inside ``folders`` (and the user's own
-    attachments), never downloading remote audio."""
-    formatter.media_policy = policy(folders=folders if folders is not None else [])
+    attachments), never downloading remote audio, shortening huge earlier answers."""
+    formatter.media_policy = policy(
+        folders=folders if folders is not None else [], max_answer_chars=MAX_ANSWER_CHARS
+    )
     return formatter
 
 

@@ -94,6 +94,7 @@ class ChatService:
         self._unsaved_message = False
         self._media_folders: list[Path] = []
         self._answering_memory = False  # the turn answers the memory as is (no new message)
+        self._save_first = False
         self._versions: ConversationVersions | None = None
 
     # -- state -------------------------------------------------------------------------
@@ -295,9 +296,13 @@ class ChatService:
             self._versions = ConversationVersions(self, self._conversation)
         return self._versions
 
-    def answer_memory(self) -> asyncio.Task[None]:
+    def answer_memory(self, *, save_first: bool = False) -> asyncio.Task[None]:
         """Start a turn that answers the memory as it is (it ends with the user's message:
         an edited message to resend, or a user message whose answer is regenerated).
+
+        Args:
+            save_first: Save the session (durably) before the request leaves, as for a
+                message just sent (an edited message is one).
 
         Raises:
             RuntimeError: No provider is configured, or a turn is already running.
@@ -307,6 +312,7 @@ class ChatService:
         self._retry_point = None
         task = self._start(None, retry=False)
         self._answering_memory = True
+        self._save_first = save_first  # read when the turn's task runs
         return task
 
     def path_changed(self, continuable: str | None = None) -> None:
@@ -372,6 +378,7 @@ class ChatService:
     ) -> asyncio.Task[None]:
         self._turn_counter += 1
         self._answering_memory = retry and self._answering_memory
+        self._save_first = False
         self._can_continue = False
         self._conversation.clear_actions()
         turn = self._run_turn(msg, retry, continuation)
@@ -398,7 +405,7 @@ class ChatService:
             parts.usage.reset()
             if msg is not None:
                 await embed_attachments(msg)  # the files, not paths to them
-            self._unsaved_message = msg is not None and not continuation
+            self._unsaved_message = (msg is not None or self._save_first) and not continuation
             if continuation:
                 reply = await parts.agent(None, continue_answer=True)
             else:

@@ -394,6 +394,7 @@ class Conversation:
                 self._streaming.discard(entry.msg.id)
                 if self._offering == entry.msg.id:
                     self._offering = None
+                self._forget_tools(entry.msg)
             self._emit(Removed(len(self._entries)))
         for msg in msgs:
             self._rows[msg.id] = len(self._entries)
@@ -437,6 +438,22 @@ class Conversation:
                 self._tool_results[block["id"]] = (block, msg.id)
                 touched.append(block["id"])
         return touched
+
+    def _forget_tools(self, msg: Msg) -> None:
+        """Drop what :meth:`_index_tools` recorded for ``msg`` (its row is gone)."""
+        content = msg.content
+        if not isinstance(content, list):
+            return
+        for block in content:
+            call_id = block.get("id") if isinstance(block, dict) else None
+            if call_id is None:
+                continue
+            if self._tool_use_msg.get(call_id) == msg.id:
+                del self._tool_use_msg[call_id]
+                self._tool_names.pop(call_id, None)
+            found = self._tool_results.get(call_id)
+            if found is not None and found[1] == msg.id:
+                del self._tool_results[call_id]
 
     def _touch_tool_use_rows(self, call_ids: list[str], own_row: int) -> None:
         for call_id in call_ids:

@@ -86,6 +86,7 @@ class ServerRunner:
         self._check = False
         self._settled = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._in_flight = 0
 
     @property
     def finished(self) -> bool:
@@ -127,6 +128,7 @@ class ServerRunner:
         from mcp.shared.exceptions import McpError
 
         function = await client.get_callable_function(tool)
+        self._in_flight += 1
         try:
             result = await function(**arguments)
         except asyncio.CancelledError:
@@ -135,6 +137,8 @@ class ServerRunner:
         except McpError as exc:
             self.request_check()
             raise MCPServerError(str(exc)) from None
+        finally:
+            self._in_flight -= 1
         assert isinstance(result, ToolResponse)
         return result
 
@@ -180,9 +184,11 @@ class ServerRunner:
             self._wake.clear()
             if self._stopping:
                 return "stop"
-            self._check = False
+            requested, self._check = self._check, False
             health = await self._ping()
-            if health == "hung":
+            # Only a server that stays silent after a cancelled call, with nothing else
+            # running on it, counts as hung: a periodic ping may just meet a slow tool.
+            if health == "hung" and requested and self._in_flight == 0:
                 logger.warning("MCP server %r is not answering; restarting it.", self.config.name)
                 return "restart"
             if health == "crashed":
@@ -233,7 +239,7 @@ class ServerRunner:
     def _fail(self, reason: str) -> None:
         text = "\n".join(part for part in (reason, self._stderr_tail()) if part)
         self._set(McpServerStatus(self.config.name, "failed", error=_masked(text, self.config)))
-        logger.warning("MCP server %r failed: %s", self.config.name, reason)
+        logger.warning("MCP server %r failed: %s", self.config.name, _masked(reason, self.config))
 
     def _stderr_tail(self) -> str:
         if self._errlog is None:
@@ -262,6 +268,8 @@ def _tool_info(tool: Any) -> McpToolInfo:
 def _reason(exc: BaseException, config: McpServerConfig) -> str:
     if isinstance(exc, TimeoutError):
         return f"The server did not answer within {CONNECT_TIMEOUT:.0f} s."
+    if isinstance(exc, ConnectionError) and config.url:
+        return f"Cannot reach the MCP server at {config.url}."
     if isinstance(exc, FileNotFoundError):
         return f"Cannot run {config.command!r}: it was not found."
     text = str(exc).strip() or type(exc).__name__

@@ -106,7 +106,7 @@ class ConversationVersions:
         first = self._first_row(start)
         self.tree.add_user_version(content, start, (edited, []))
         self._shown(start, first)
-        return self._service.answer_memory()
+        return self._service.answer_memory(save_first=True)
 
     async def regenerate(self, msg_id: str, model: str | None = None) -> asyncio.Task[None] | None:
         """Answer the user message of ``msg_id``'s turn again, as a new version of its

@@ -72,11 +72,15 @@ class MediaPolicy:
             reference that leaves them (``..``, a symlink) is refused.
         legacy_user_paths: Also read absolute paths (no ``..``) in user messages.
         download_audio: Download remote audio URLs (the API only takes inline audio).
+        max_answer_chars: An earlier assistant answer longer than this is sent shortened,
+            with a note (a 20 MB answer would cost seconds to encode and send on every
+            later turn, and no model's context takes it); ``None``: sent whole.
     """
 
     folders: list[Path] = field(default_factory=list)
     legacy_user_paths: bool = True
     download_audio: bool = False
+    max_answer_chars: int | None = None
 
     def refusal(self, source: dict[str, Any], role: str, kind: str) -> str | None:
         """Why ``source`` is not sent (a note for the model), or ``None`` to send it."""

@@ -66,7 +66,7 @@ class OpenAIChatFormatter(TruncatedFormatterBase):
         for block in msg.get_content_blocks():
             block_type = block.get("type")
             if block_type == "text":
-                content.append(dict(block))
+                content.append(_text_part(block, self.media_policy, msg.role))
             elif block_type == "tool_use":
                 tool_calls.append(_tool_call(block))
             elif block_type == "tool_result":
@@ -166,6 +166,16 @@ def _tool_call(block: dict[str, Any]) -> dict[str, Any]:
             "arguments": json.dumps(block.get("input", {}), ensure_ascii=False),
         },
     }
+
+
+def _text_part(block: Any, policy: MediaPolicy | None, role: str) -> dict[str, Any]:
+    limit = policy.max_answer_chars if policy is not None else None
+    text = block.get("text")
+    if limit is None or role != "assistant" or not isinstance(text, str) or len(text) <= limit:
+        return dict(block)
+    omitted = len(text) - limit
+    note = f"\n[… {omitted:,} more characters of this earlier answer are not repeated here …]"
+    return {**block, "text": text[:limit] + note}
 
 
 async def _image_part(

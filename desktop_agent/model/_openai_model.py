@@ -20,6 +20,7 @@ from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any, Literal
 
 from desktop_agent._logging import logger
+from desktop_agent.model._exceptions import ModelError
 from desktop_agent.model._model_base import TOOL_CHOICE_MODES, ChatModelBase
 from desktop_agent.model._model_response import ChatResponse
 from desktop_agent.model._openai_errors import translate_openai_error
@@ -217,6 +218,9 @@ class OpenAIChatModel(ChatModelBase):
             )
             try:
                 await check_event_stream(response, self.base_url)
+            except ModelError as exc:  # it quotes the page, which may echo the key
+                await response.close()
+                raise mask_secret(exc, getattr(self.client, "api_key", None)) from None
             except BaseException:
                 await response.close()
                 raise

@@ -284,17 +284,9 @@ class Toolkit(StateModule):
         namesake_strategy: NamesakeStrategy = "raise",
         execution_timeout: float | None = None,
     ) -> None:
-        """Register the tools of an MCP client (``desktop_agent.mcp``), in the server's order.
-
-        Args:
-            mcp_client: A connected stateful client, or a stateless one.
-            group_name: The tool group for every tool.
-            enable_funcs: Only these tools (names the server lacks are ignored).
-            disable_funcs: Not these tools.
-            preset_kwargs_mapping: Tool name → preset kwargs.
-            postprocess_func: As in :meth:`register_tool_function`.
-            namesake_strategy: As in :meth:`register_tool_function`.
-            execution_timeout: Seconds to wait for each call's answer.
+        """Register the tools of an MCP client (``desktop_agent.mcp``), in the server's order:
+        only ``enable_funcs`` (if given), not ``disable_funcs``, with the preset kwargs of
+        ``preset_kwargs_mapping[name]``; ``execution_timeout`` bounds each call's wait.
 
         Raises:
             RuntimeError: A stateful client is not connected.
@@ -302,16 +294,9 @@ class Toolkit(StateModule):
             TypeError: ``preset_kwargs_mapping`` is not a dict.
         """
         await register_mcp_client(
-            self,
-            mcp_client,
-            group_name,
-            enable_funcs,
-            disable_funcs,
-            preset_kwargs_mapping,
-            postprocess_func,
-            namesake_strategy,
-            execution_timeout,
-        )
+            self, mcp_client, group_name, enable_funcs, disable_funcs, preset_kwargs_mapping,
+            postprocess_func, namesake_strategy, execution_timeout,
+        )  # fmt: skip
 
     async def remove_mcp_clients(self, client_names: list[str] | str) -> None:
         """Remove every tool registered from the named MCP clients (which stay open).

@@ -213,3 +213,24 @@ async def test_remote_audio_in_a_session_file_is_not_downloaded(
     assert [e.kind.value for e in chat.conversation.entries].count("error") == 0
     notes = [p.get("text", "") for p in _sent_parts(server)]
     assert any("remote audio is not downloaded" in n for n in notes)
+
+
+async def test_a_huge_earlier_answer_is_sent_back_shortened(
+    chats: Callable[[], Any], server: OpenAICompatServer
+) -> None:
+    from desktop_agent.app._agent_factory import MAX_ANSWER_CHARS
+
+    huge = "log line\n" * (MAX_ANSWER_CHARS // 4)
+    server.add_reply(ScriptedReply(huge, chunk_size=65536))
+    chat = await chats()
+    await chat.service.send("Print the log.")
+    await chat.until(lambda: not chat.service.busy and len(server.chat_requests) == 1)
+    await chat.service.send("Summarise it.")
+    await chat.until(lambda: not chat.service.busy and len(server.chat_requests) == 2)
+    (answer,) = [m for m in server.chat_requests[-1].messages if m["role"] == "assistant"]
+    text = answer["content"][0]["text"]
+    assert text.startswith(huge[:MAX_ANSWER_CHARS])
+    assert len(text) < MAX_ANSWER_CHARS + 200
+    assert "more characters of this earlier answer are not repeated" in text
+    memory = await chat.service.memory.get_memory()
+    assert memory[1].get_text_content() == huge  # kept whole in the chat and the session

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
 import textwrap
@@ -127,6 +128,24 @@ async def test_failed_server_shows_its_stderr(servers: McpServers) -> None:
     assert [s.state for s in statuses] == ["failed", "failed"]
     assert "invalid token for api" in statuses[0].error
     assert "/no/such/mcp-server" in statuses[1].error
+
+
+async def test_unreachable_endpoint_fails_without_leaking_its_token(
+    servers: McpServers, caplog: pytest.LogCaptureFixture
+) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    config = McpServerConfig(
+        name="web",
+        transport="streamable_http",
+        url=f"http://127.0.0.1:{port}/mcp",
+        headers={"Authorization": "Bearer top-secret-token"},
+    )
+    servers.configure([config])
+    [status] = await servers.start()
+    assert status.state == "failed" and status.error
+    assert "top-secret-token" not in caplog.text
 
 
 async def test_secrets_never_reach_the_log(

@@ -164,7 +164,7 @@ async def test_a_long_branch_is_saved_flat_and_comes_back(
     memory: Any = chat.service.agent_state.memory
     memory.content = [(msg, []) for msg in history]
     chat.conversation.reset(history)
-    server.add_reply("fresh")
+    server.add_reply("S", "fresh")
     await chat.service.send("start")
     task = await chat.service.versions.edit(chat.user_id("q0"), "a new start")
     assert task is not None
@@ -183,3 +183,78 @@ async def test_a_long_branch_is_saved_flat_and_comes_back(
         assert len(again.shown()) == 802 and again.shown()[-2] == "user: start"
     finally:
         await again.aclose()
+
+
+async def test_autosave_covers_a_switch_and_a_delete(
+    chat: Chat, server: OpenAICompatServer, desktop_agent_home: Path
+) -> None:
+    server.add_reply("R1", "R2", "B")
+    await chat.service.send("q")
+    task = await chat.service.versions.regenerate(chat.user_id("q"))
+    assert task is not None
+    await task
+    await chat.service.send("b")
+    await chat.switcher.save_now()
+    session_id = chat.switcher.active_id
+    assert session_id is not None
+
+    def saved_texts() -> list[str]:
+        content = _file(desktop_agent_home, session_id)["agent"]["memory"]["content"]
+        return [Msg.from_dict(m[0]).get_text_content() or "" for m in content]
+
+    assert await chat.service.versions.switch(chat.user_id("q"), -1, answer=True)
+    await _until(lambda: saved_texts() == ["q", "R1"])  # no explicit save: the autosave
+    assert await chat.service.versions.delete(chat.user_id("q"))
+    await _until(lambda: saved_texts() == [])
+
+
+async def _until(condition: Any, timeout: float = 5.0) -> None:
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+async def test_an_agentscope_session_with_tool_steps_opens_as_one_path(
+    chat: Chat, server: OpenAICompatServer, desktop_agent_home: Path
+) -> None:
+    shutil.copytree(FIXTURES / "v0", desktop_agent_home, dirs_exist_ok=True)
+    await chat.switcher.open("friday")
+    question = chat.user_id("Wie spät ist es in Tokio? 🗼")
+    versions = chat.service.versions
+    assert versions.user_versions(question) == VersionInfo(0, 1)
+    assert versions.answer_versions(question) == VersionInfo(0, 1)
+    server.add_reply("Es ist 19:35 Uhr.")
+    task = await versions.regenerate(question)
+    assert task is not None
+    await task
+    request = server.chat_requests[-1].messages
+    assert [m["role"] for m in request] == ["system", "user"]  # the tool steps left with it
+    assert await versions.switch(question, -1, answer=True)
+    roles = [e.msg.role for e in chat.conversation.entries if e.msg is not None]
+    assert roles == ["user", "assistant", "system", "assistant"]  # and came back with it
+
+
+async def test_an_edited_message_is_saved_before_its_request_leaves(
+    chat: Chat, server: OpenAICompatServer, desktop_agent_home: Path
+) -> None:
+    server.add_reply("A1")
+    await chat.service.send("first")
+    await chat.switcher.save_now()
+    session_id = chat.switcher.active_id
+    assert session_id is not None
+    on_disk: list[list[str]] = []
+
+    def answer(_request: Any) -> str:
+        content = _file(desktop_agent_home, session_id)["agent"]["memory"]["content"]
+        on_disk.append([Msg.from_dict(m[0]).get_text_content() or "" for m in content])
+        return "A2"
+
+    server.add_reply(answer)
+    task = await chat.service.versions.edit(chat.user_id("first"), "second")
+    assert task is not None
+    await task
+    assert on_disk == [["second"]]

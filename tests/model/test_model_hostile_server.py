@@ -92,3 +92,11 @@ async def test_an_echoed_api_key_is_masked_in_the_model_error(server, make_model
     assert key not in str(error.body)
     assert key not in (error.server_message or "")
     assert "***" in str(error)
+
+
+async def test_a_page_echoing_the_api_key_is_masked_in_the_error(server, make_model) -> None:
+    key = "sk-secret-0987654321"
+    server.add_reply(ScriptedReply(body=f"<html>Invalid key {key}</html>"))
+    with pytest.raises(ModelResponseError) as caught:
+        await collect(await make_model(api_key=key)(USER))
+    assert key not in str(caught.value) and "***" in str(caught.value)

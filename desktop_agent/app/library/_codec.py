@@ -56,10 +56,16 @@ def encode(value: Any) -> bytes:
     return b"".join(encode_chunks(value))  # the one copy of the whole file
 
 
-def encode_chunks(value: Any) -> list[bytes | memoryview]:
-    """:func:`encode`'s bytes as the pieces they were made in (to write one by one)."""
+def encode_chunks(value: Any, long_items: frozenset[int] = frozenset()) -> list[bytes | memoryview]:
+    """:func:`encode`'s bytes as the pieces they were made in (to write one by one).
+
+    Args:
+        value: What to encode.
+        long_items: The ``id()`` of each list item known to hold a long string (a message with
+            a 20 MB answer): they are encoded piece by piece, not in one call.
+    """
     chunks: list[bytes | memoryview] = []
-    _encode_into(value, 0, chunks)
+    _encode_into(value, 0, chunks, long_items)
     return chunks
 
 
@@ -72,7 +78,18 @@ def _encode_long_string(value: str, out: list[bytes | memoryview]) -> None:
     out.append(b'"')
 
 
-def _encode_into(value: Any, depth: int, out: list[bytes | memoryview]) -> None:
+def _encode_into(
+    value: Any,
+    depth: int,
+    out: list[bytes | memoryview],
+    long_items: frozenset[int] = frozenset(),
+    lines: bool = True,
+) -> None:
+    """Encode ``value``; ``lines``: long lists may be split over lines (not inside an item
+    of a split list, which must stay on its line)."""
+    if long_items and id(value) in long_items:
+        _encode_into(value, 0, out, frozenset(), lines=False)
+        return
     if isinstance(value, str) and len(value) > STRING_SLICE:
         _encode_long_string(value, out)
         return
@@ -81,17 +98,17 @@ def _encode_into(value: Any, depth: int, out: list[bytes | memoryview]) -> None:
         for number, item in enumerate(value):
             if number:
                 out.append(b",")
-            _encode_into(item, depth + 1, out)
+            _encode_into(item, depth + 1, out, long_items, lines)
         out.append(b"]")
         return
-    if isinstance(value, list) and len(value) > SLICE_ITEMS:
+    if isinstance(value, list) and len(value) > SLICE_ITEMS and lines:
         snapshot = list(value)
         out.append(b"[\n")
         for start in range(0, len(snapshot), SLICE_ITEMS):
             if start:
                 out.append(b",\n")
                 yield_gil()
-            out.append(memoryview(dumps(snapshot[start : start + SLICE_ITEMS]))[1:-1])
+            _encode_slice(snapshot[start : start + SLICE_ITEMS], out, long_items)
         out.append(b"\n]")
         return
     if isinstance(value, dict) and depth < _MAX_SPLIT_DEPTH:
@@ -100,10 +117,26 @@ def _encode_into(value: Any, depth: int, out: list[bytes | memoryview]) -> None:
             out.append(b"{")
             for number, (key, item) in enumerate(items):
                 out.append(b"," + dumps(key) + b":" if number else dumps(key) + b":")
-                _encode_into(item, depth + 1, out)
+                _encode_into(item, depth + 1, out, long_items, lines)
             out.append(b"}")
             return
     out.append(dumps(value))
+
+
+def _encode_slice(
+    items: list[Any], out: list[bytes | memoryview], long_items: frozenset[int]
+) -> None:
+    """One line of a split list: its items, comma-separated, without brackets."""
+    if not long_items or not any(id(item) in long_items for item in items):
+        out.append(memoryview(dumps(items))[1:-1])
+        return
+    for number, item in enumerate(items):
+        if number:
+            out.append(b",")
+        if id(item) in long_items:
+            _encode_into(item, 0, out, frozenset(), lines=False)
+        else:
+            out.append(dumps(item))
 
 
 def encode_session(parts: Mapping[str, Any]) -> bytes:
@@ -111,9 +144,12 @@ def encode_session(parts: Mapping[str, Any]) -> bytes:
     return encode(dict(parts))
 
 
-def encode_session_chunks(parts: Mapping[str, Any]) -> list[bytes | memoryview]:
-    """:func:`encode_session` as pieces, to write without joining them."""
-    return encode_chunks(dict(parts))
+def encode_session_chunks(
+    parts: Mapping[str, Any], long_items: frozenset[int] = frozenset()
+) -> list[bytes | memoryview]:
+    """:func:`encode_session` as pieces, to write without joining them (see
+    :func:`encode_chunks` for ``long_items``)."""
+    return encode_chunks(dict(parts), long_items)
 
 
 def decode(data: bytes) -> Any:

@@ -534,12 +534,14 @@ class SessionLibrary:
         session_id: str | None = None,
         *,
         index: bool = True,
+        announce: bool = True,
     ) -> SessionSummary:
         """Write a new session from saved parts (an import, a restored backup); not opened.
 
         ``meta`` keeps its times and title; its message count is taken from the parts.
-        Large base64 media become blob files as in :meth:`save`. ``index=False`` leaves
-        the index to the next :meth:`list` (adding thousands of sessions at once).
+        Large base64 media become blob files as in :meth:`save`. For adding thousands at
+        once: ``index=False`` leaves the index to the next :meth:`list`, and
+        ``announce=False`` sends no ``"created"`` change (the caller reloads its list once).
 
         Raises:
             SessionError: A session with ``session_id`` exists already.
@@ -566,7 +568,8 @@ class SessionLibrary:
         finally:
             session.lock.release()
         summary = summary_from_entry(session_id, entry)
-        self._emit("created", session_id, summary)
+        if announce:
+            self._emit("created", session_id, summary)
         return summary
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from desktop_agent.app.library._codec import SLICE_ITEMS, yield_gil
+from desktop_agent.app.library._codec import SLICE_ITEMS, STRING_SLICE, yield_gil
 from desktop_agent.app.library._meta import find_conversation, message_dict
 from desktop_agent.session._atomic_write import atomic_write_bytes
 
@@ -51,6 +51,9 @@ class ScanResult:
 
     parts: dict[str, Any]
     text: str
+    long_items: frozenset[int] = frozenset()
+    """The ``id()`` of each of the saved conversation's items holding a long text (to encode in
+    pieces); they stay alive with ``parts``."""
 
 
 @dataclass(slots=True)
@@ -58,6 +61,7 @@ class _CachedMessage:
     content: Any  # kept so that its id() is not reused while cached
     saved_content: Any
     text: str | None  # lower-cased search text, made when a conversation message needs it
+    long: bool | None = None  # whether its text is longer than STRING_SLICE
 
 
 class StateScanner:
@@ -85,20 +89,27 @@ class StateScanner:
         seen: dict[int, _CachedMessage] = {}
         conversation = find_conversation(parts)
         texts: list[str] = []
-        saved_conversation = self._conversation(conversation, seen, texts)
+        long_items: list[Any] = []
+        saved_conversation = self._conversation(conversation, seen, texts, long_items)
         self._done = (conversation, saved_conversation)
         try:
             saved = {name: self._walk(state, seen) for name, state in list(parts.items())}
         finally:
             self._done = None
         self._cache = seen
-        return ScanResult(parts=saved, text="\n".join(texts))
+        long_ids = frozenset(id(item) for item in long_items)
+        return ScanResult(parts=saved, text="\n".join(texts), long_items=long_ids)
 
     def _conversation(
-        self, items: Sequence[Any], seen: dict[int, _CachedMessage], texts: list[str]
+        self,
+        items: Sequence[Any],
+        seen: dict[int, _CachedMessage],
+        texts: list[str],
+        long_items: list[Any],
     ) -> Sequence[Any]:
         """The memory's messages, in one flat loop: it runs over every message per save."""
         cache, copy, snapshot = self._cache, None, list(items)
+        long_indexes: list[int] = []
         for index, item in enumerate(snapshot):
             if index % SLICE_ITEMS == SLICE_ITEMS - 1:
                 yield_gil()
@@ -112,13 +123,18 @@ class StateScanner:
             seen[id(content)] = cached
             if cached.text is None:
                 cached.text = search_text(content)
+                cached.long = len(content_text(content)) > STRING_SLICE
             if cached.text:
                 texts.append(cached.text)
+            if cached.long:
+                long_indexes.append(index)
             if cached.saved_content is not content:
                 if copy is None:
                     copy = list(snapshot)
                 copy[index] = _with_content(item, cached.saved_content)
-        return snapshot if copy is None else copy
+        result = snapshot if copy is None else copy
+        long_items.extend(result[index] for index in long_indexes)
+        return result
 
     def _cached(self, content: Any, seen: dict[int, _CachedMessage]) -> _CachedMessage:
         saved_content = self._walk(content, seen) if isinstance(content, list) else content

@@ -180,7 +180,7 @@ class SessionStore:
         try:
             self._take(session_id, lock, expected)
             scan = scanner.scan(states)
-            data = encode_session_chunks({"meta": meta, **scan.parts})
+            data = encode_session_chunks({"meta": meta, **scan.parts}, scan.long_items)
             path = self.paths.file(session_id)
             atomic_write_bytes(path, data)
             entry = entry_from_meta(meta, stamp_of(path.stat()))

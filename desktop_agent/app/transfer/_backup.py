@@ -283,8 +283,11 @@ async def restore_backup(
     *,
     restore_settings: bool = False,
     settings_file: Path | None = None,
+    announce: bool = True,
 ) -> RestoreResult:
     """Merge the archive into ``library``'s data root (see the module docstring).
+
+    ``announce=False``: no library change per restored chat (reload the list once after).
 
     Raises:
         ValueError: It is not a desktop-agent backup (nothing is changed).
@@ -293,7 +296,10 @@ async def restore_backup(
     result = RestoreResult()
     local = {row.session_id: row for row in await library.list()}
     for chat in contents.chats:
-        await _restore_chat(library, Path(path), chat, local.get(chat.session_id), result)
+        here = local.get(chat.session_id)
+        await _restore_chat(library, Path(path), chat, here, result, announce)
+    if result.added or result.replaced:
+        await library.list()  # indexes the restored sessions in one write
     result.templates_added = await asyncio.to_thread(_restore_templates, Path(path), library.root)
     if restore_settings and contents.has_settings:
         result.settings_restored = await asyncio.to_thread(
@@ -303,7 +309,12 @@ async def restore_backup(
 
 
 async def _restore_chat(
-    library: SessionLibrary, path: Path, chat: ArchivedChat, here: Any, result: RestoreResult
+    library: SessionLibrary,
+    path: Path,
+    chat: ArchivedChat,
+    here: Any,
+    result: RestoreResult,
+    announce: bool = True,
 ) -> None:
     label = chat.title or chat.session_id
     if not is_session_id(chat.session_id):
@@ -322,7 +333,7 @@ async def _restore_chat(
         blobs_dir = library.sessions_dir / f"{chat.session_id}.blobs"
         await asyncio.to_thread(_extract_blobs, path, chat.session_id, blobs_dir)
         relocate_blobs(parts, blobs_dir)
-        await library.add(parts, meta, chat.session_id)
+        await library.add(parts, meta, chat.session_id, index=False, announce=announce)
     except (ValueError, KeyError, OSError, SessionError) as exc:
         result.skipped.append(f"{label}: {getattr(exc, 'message', None) or exc}")
         return

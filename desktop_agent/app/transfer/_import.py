@@ -108,15 +108,20 @@ async def import_files(
     *,
     duplicates: Duplicates = "skip",
     max_bytes: int = MAX_IMPORT_BYTES,
+    announce: bool = True,
 ) -> ImportReport:
-    """Import each file into ``library``; returns the report (never raises for bad input)."""
+    """Import each file into ``library``; returns the report (never raises for bad input).
+
+    ``announce=False``: the library sends no change per imported chat (a window reloads
+    its list once after a large import instead of inserting thousands of rows one by one).
+    """
     report = ImportReport()
     rows = await library.list()
     known = {row.session_id for row in rows}
     ledger = await asyncio.to_thread(_read_ledger, library.root)
     ledger = {key: sid for key, sid in ledger.items() if sid in known}
     with gc_paused():  # a large file's parsed objects are not scanned while they live
-        await _import_each(library, paths, duplicates, max_bytes, report, rows, ledger)
+        await _import_each(library, paths, (duplicates, max_bytes, announce), report, rows, ledger)
     await asyncio.to_thread(_write_ledger, library.root, ledger)
     if report.imported:
         await library.list()  # indexes the new sessions in one write
@@ -126,12 +131,12 @@ async def import_files(
 async def _import_each(
     library: SessionLibrary,
     paths: Iterable[str | Path],
-    duplicates: Duplicates,
-    max_bytes: int,
+    how: tuple[Duplicates, int, bool],
     report: ImportReport,
     rows: list[SessionSummary],
     ledger: dict[str, str],
 ) -> None:
+    duplicates, max_bytes, announce = how
     known = {row.session_id for row in rows}
     for raw_path in paths:
         path = Path(raw_path)
@@ -155,7 +160,7 @@ async def _import_each(
             if existing is not None and duplicates == "skip":
                 file_report.duplicates.append(Duplicate(incoming.label, existing))
                 continue
-            await _add(library, incoming, file_report, ledger, known)
+            await _add(library, incoming, file_report, ledger, known, announce)
 
 
 def _existing(incoming: Incoming, ledger: dict[str, str], known: set[str]) -> str | None:
@@ -191,6 +196,7 @@ async def _add(
     report: FileReport,
     ledger: dict[str, str],
     known: set[str],
+    announce: bool,
 ) -> None:
     meta = SessionMeta(
         title=str(incoming.meta.get("title") or incoming.label),
@@ -200,7 +206,7 @@ async def _add(
         title_is_custom=bool(incoming.meta.get("title_is_custom", False)),
     )
     try:
-        summary = await library.add(incoming.parts, meta, index=False)
+        summary = await library.add(incoming.parts, meta, index=False, announce=announce)
     except SessionError as exc:
         report.skipped.append(Skipped(incoming.label, f"it could not be saved ({exc.message})"))
         return

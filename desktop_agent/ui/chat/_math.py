@@ -19,7 +19,6 @@ from __future__ import annotations
 import time
 import weakref
 from collections import OrderedDict
-from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,6 +40,7 @@ from PySide6.QtGui import (
     QFontMetrics,
     QGuiApplication,
     QImage,
+    QPixmap,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -49,12 +49,10 @@ from PySide6.QtGui import (
     QTextImageFormat,
 )
 
-from desktop_agent.ui._math_worker import RawImage, init_worker, typeset_raw
+from desktop_agent.ui._math_worker import RawImage, TypesetProcess, typeset_raw
 from desktop_agent.ui.chat._math_detect import MathSpan, placeholder_index
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
     from desktop_agent.ui.chat._markdown import RenderedDoc
 
 MATH_SCHEME = "copymath"
@@ -91,12 +89,14 @@ class MathImage:
         width: Logical width in pixels.
         height: Logical height in pixels (padding included).
         error: Why typesetting failed.
+        pixmap: The image as a pixmap, made on the GUI thread when first shown.
     """
 
     image: QImage | None
     width: float = 0.0
     height: float = 0.0
     error: str = ""
+    pixmap: QPixmap | None = None
 
 
 @dataclass
@@ -160,8 +160,7 @@ class MathRenderer(QObject):
         """Create the renderer; the helper process starts with the first formula."""
         super().__init__(parent)
         self._use_process = use_process
-        self._executor: ProcessPoolExecutor | None = None
-        self._futures: dict[MathKey, Future[RawImage | str]] = {}
+        self._helper: TypesetProcess | None = None
         self._poll = QTimer(self)
         self._poll.setInterval(_POLL_MS)
         self._poll.timeout.connect(self._collect)
@@ -189,40 +188,21 @@ class MathRenderer(QObject):
         return None
 
     def _start(self, key: MathKey) -> None:
-        executor = self._process_pool()
-        if executor is None:
+        if not self._use_process:
             self._pool.start(_TypesetJob(self._relay, key))
             return
-        try:
-            self._futures[key] = executor.submit(
-                typeset_raw, key.latex, key.display, key.color, key.pixel_size, key.half_x, key.dpr
-            )
-        except RuntimeError:  # BrokenProcessPool is one; the pool cannot take work
-            self._use_process = False
-            self._pool.start(_TypesetJob(self._relay, key))
-            return
+        if self._helper is None:
+            self._helper = TypesetProcess()
+        args = (key.latex, key.display, key.color, key.pixel_size, key.half_x, key.dpr)
+        self._helper.submit(key, args)
         if not self._poll.isActive():
             self._poll.start()
 
-    def _process_pool(self) -> ProcessPoolExecutor | None:
-        if self._executor is None and self._use_process:
-            # Imported here: ~60 ms that start-up need not pay when no reply has math.
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            try:
-                context = multiprocessing.get_context("spawn")  # never fork a Qt process
-                self._executor = ProcessPoolExecutor(1, context, initializer=init_worker)
-            except (OSError, ValueError, NotImplementedError):
-                self._use_process = False
-        return self._executor if self._use_process else None
-
     def _collect(self) -> None:
         """Take finished formulas from the helper process (a timer: no cross-thread signal)."""
-        for key, future in list(self._futures.items()):
-            if not future.done():
-                continue
-            del self._futures[key]
+        helper = self._helper
+        for key, future in helper.take_done() if helper is not None else []:
+            assert isinstance(key, MathKey)
             try:
                 result = _image(future.result())
             except Exception:  # the helper died: typeset here from now on
@@ -232,15 +212,14 @@ class MathRenderer(QObject):
             if result.image is not None:
                 result.image.setDevicePixelRatio(key.dpr)
             self._on_done(key, result)
-        if not self._futures:
+        if helper is None or not helper.pending:
             self._poll.stop()
 
     def close(self) -> None:
         """Stop the helper process (at exit; formulas in flight are dropped)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
-        self._futures.clear()
+        if self._helper is not None:
+            self._helper.close()
+            self._helper = None
         self._poll.stop()
 
     def wait(
@@ -252,8 +231,10 @@ class MathRenderer(QObject):
     def wait_for_done(self, timeout_s: float = 30.0) -> None:
         """Block until every formula asked for is typeset and applied (tests, screenshots)."""
         deadline = time.monotonic() + timeout_s
-        while self._futures and time.monotonic() < deadline:
-            wait(list(self._futures.values()), timeout=max(0.0, deadline - time.monotonic()))
+        while self._helper is not None and self._helper.pending:
+            if time.monotonic() > deadline:
+                break
+            self._helper.wait(max(0.0, deadline - time.monotonic()))
             self._collect()
         self._pool.waitForDone(max(0, int((deadline - time.monotonic()) * 1000)))
         QCoreApplication.sendPostedEvents(self._relay)
@@ -316,8 +297,10 @@ def insert_formula(cursor: QTextCursor, span: MathSpan, key: MathKey, result: Ma
         note.setProperty(MATH_SOURCE, span.source)
         cursor.insertText(shown_source(span), note)
         return
+    if result.pixmap is None:  # on the GUI thread; a QImage resource would be converted
+        result.pixmap = QPixmap.fromImage(result.image)  # to a pixmap on every paint
     name = QUrl(f"math:{abs(hash(key))}")
-    doc.addResource(QTextDocument.ResourceType.ImageResource.value, name, result.image)
+    doc.addResource(QTextDocument.ResourceType.ImageResource.value, name, result.pixmap)
     shown = QTextImageFormat()
     shown.setFont(fmt.font())
     shown.setName(name.toString())

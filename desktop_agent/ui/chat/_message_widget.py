@@ -329,9 +329,12 @@ class MessageRow(RowWidget):
         margins = self._column.contentsMargins()
         inner_max = limit - margins.left() - margins.right()
         header = self._column.itemAt(0)  # name, version controls, Copy: never squeezed
-        header.invalidate()
+        header_width = 0
+        if header is not None:
+            header.invalidate()
+            header_width = header.sizeHint().width() + 2 * self.bubble.frameWidth()
         needed = max(
-            [180, header.sizeHint().width() + 2 * self.bubble.frameWidth()]
+            [180, header_width]
             + [
                 w.ideal_width(inner_max) if hasattr(w, "ideal_width") else inner_max
                 for _, w in self.blocks

@@ -99,7 +99,7 @@ def _tool_button(text: str, name: str, tip: str, parent: QWidget) -> QToolButton
     button.setObjectName(name)
     button.setToolTip(tip)
     button.setCursor(Qt.CursorShape.PointingHandCursor)
-    if text in ("‹", "›"):  # the arrows of the switcher: big enough to aim at
+    if text in ("‹", "›", "↻"):  # symbols: big enough to see and aim at
         font = button.font()
         font.setPointSizeF(font.pointSizeF() * 1.5)
         font.setBold(True)
@@ -114,6 +114,10 @@ class VersionBar(QWidget):
         """Create the controls of ``row`` (hidden until :meth:`update_entry` shows some)."""
         super().__init__(parent)
         self.setObjectName("versionBar")
+        self.setStyleSheet(
+            "QToolButton#versionPrev, QToolButton#versionNext, QToolButton#regenerateAnswer"
+            " { padding: 0px 4px; }"
+        )
         self._row = row
         self._actions = actions
         self._turn: str | None = None
@@ -128,7 +132,7 @@ class VersionBar(QWidget):
         self.next_button = _tool_button("›", "versionNext", "Next version", self)
         self.edit_button = _tool_button("Edit", "editMessage", "Edit and resend (Up)", self)
         self.regenerate_button = _tool_button(
-            "Regenerate", "regenerateAnswer", "Answer again (Ctrl+R)", self
+            "↻", "regenerateAnswer", "Regenerate: answer again (Ctrl+R)", self
         )
         self.model_button = _tool_button(
             "▾", "regenerateWith", "Regenerate with another model", self

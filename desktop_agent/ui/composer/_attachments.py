@@ -1,8 +1,10 @@
 """Images and audio waiting in the composer, and their removable preview chips.
 
 Choice of source: a *file* becomes a ``URLSource`` holding its absolute local path — nothing
-is read or copied when attaching, however large the file; the formatter reads it when the
-request is built. *Pasted* image data has no file, so it becomes a PNG ``Base64Source``.
+is read while it waits in the composer, however large the file; when the message is sent,
+the chat service copies it into the message (and so into the session's blob folder), so a
+later move or deletion of the original loses nothing. *Pasted* image data has no file, so it
+becomes a PNG ``Base64Source``.
 Thumbnails are decoded with ``QImageReader`` (scaled while decoding) in a worker thread:
 it releases the GIL, where ``QImage.fromData`` would stall the GUI for large images.
 """

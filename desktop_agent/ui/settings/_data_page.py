@@ -9,7 +9,7 @@ take effect with the dialog's Save like any other edit. Every file dialog is ope
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -53,9 +53,22 @@ class DataPage(QWidget):
     dialog_opened = Signal(object)
     finished = Signal(str)
 
-    def __init__(self, switcher: SessionSwitcher, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        switcher: SessionSwitcher,
+        reload_list: Callable[[], object] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        """Create the page.
+
+        Args:
+            switcher: Gives the session library (and saves the open chat first).
+            reload_list: Shows the session list anew after an import or a restore, which
+                add chats quietly (thousands of rows inserted one by one would stall).
+        """
         super().__init__(parent)
         self.switcher = switcher
+        self._reload_list = reload_list
         self._settings: Settings | None = None
         self._restored: Settings | None = None
         self._tasks = TaskSet()
@@ -143,7 +156,8 @@ class DataPage(QWidget):
             return
         self.status.setText("Restoring…")
         library = await self._library()
-        result = await restore_backup(library, path)
+        result = await restore_backup(library, path, announce=self._reload_list is None)
+        self._list_changed()
         lines = result.lines()
         if self.restore_settings.isChecked():
             self._restored = await asyncio.to_thread(read_backup_settings, path)
@@ -154,7 +168,9 @@ class DataPage(QWidget):
     async def _import(self, paths: list[str]) -> None:
         self.status.setText("Importing…")
         library = await self._library()
-        report = await import_files(library, paths)
+        quiet = self._reload_list is not None
+        report = await import_files(library, paths, announce=not quiet)
+        self._list_changed()
         lines = report.lines()
         if report.duplicates:
             box = QMessageBox(QMessageBox.Icon.Question, "Import chats", "", parent=self)
@@ -163,11 +179,16 @@ class DataPage(QWidget):
             copy = box.addButton("Import copies", QMessageBox.ButtonRole.AcceptRole)
             box.addButton("Skip them", QMessageBox.ButtonRole.RejectRole)
             if await self._ask(box) and box.clickedButton() is copy:
-                again = await import_files(library, paths, duplicates="copy")
+                again = await import_files(library, paths, duplicates="copy", announce=not quiet)
+                self._list_changed()
                 lines = again.lines()
         self._report("\n".join(lines))
 
     # -- internals -----------------------------------------------------------------------
+
+    def _list_changed(self) -> None:
+        if self._reload_list is not None:
+            self._reload_list()
 
     async def _library(self) -> SessionLibrary:
         await self.switcher.list_sessions()

@@ -92,7 +92,7 @@ class DesktopApp(QObject):
         )
         self.template_editor = TemplateEditorController(self.service, self.window)
         self.export = ExportController(self.sessions.switcher, self.window)  # Ctrl+Shift+E
-        self.settings.add_page_factory("Data", lambda: DataPage(self.sessions.switcher))
+        self.settings.add_page_factory("Data", self._data_page)
         self.settings.add_page_factory(AGENT_PAGE_TITLE, AgentPage)  # working folder, timeout
         self.tools = ToolsController(self.mcp_servers, self.settings, self.service)  # "Tools" tab
         self.chat_view.context.tool_origin = self.mcp_servers.server_of_tool
@@ -236,6 +236,11 @@ class DesktopApp(QObject):
             status.set_usage(event.usage)
         elif isinstance(event, TurnFailed):
             status.set_usage(None)
+
+    def _data_page(self) -> DataPage:
+        """Settings → Data; after an import or restore the sidebar shows its list anew."""
+        sidebar = self.window.sidebar
+        return DataPage(self.sessions.switcher, lambda: self.sessions.show_trash(sidebar.in_trash))
 
     def _new_chat(self) -> None:
         self.sessions.new_chat()  # asks first if a reply is being written

@@ -201,6 +201,7 @@ class VersionsController(QObject):
         return await fetch_model_ids(provider.base_url, provider.api_key.get_secret_value())
 
     def _run(self, work: Coroutine[Any, Any, Any], name: str) -> None:
+        self.chat_view.context.versions.editing.clear()  # the rows edited may go away
         self._tasks.spawn(self._guarded(work), name)
 
     async def _guarded(self, work: Coroutine[Any, Any, Any]) -> None:

@@ -18,8 +18,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from desktop_agent.app import TurnFinished, TurnInterrupted, load_settings
+from desktop_agent.app import (
+    Settings,
+    TurnFinished,
+    TurnInterrupted,
+    load_settings,
+    parse_mcp_json,
+    save_settings,
+)
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply, ScriptedToolCall
+from desktop_agent.ui.chat._audio_view import AudioView
+from desktop_agent.ui.chat._media_views import ImageView
 from desktop_agent.ui.permissions import PermissionDialog
 from desktop_agent.ui.settings import SettingsDialog, ToolsPage
 from desktop_agent.ui.window import DesktopApp
@@ -124,3 +133,48 @@ async def test_model_calls_an_mcp_tool_and_stop_cancels_a_slow_one(
     print(f"Stop -> idle during an MCP call: {(time.perf_counter() - started) * 1000:.1f} ms")
     assert isinstance(await asyncio.wait_for(ended, 2), TurnInterrupted)
     assert desktop.mcp_servers.status("local").state == "connected"  # the server lives on
+
+
+async def test_image_and_audio_results_render_in_the_card(
+    qtbot: QtBot, desktop: DesktopApp, server: OpenAICompatServer, wait_until: Any
+) -> None:
+    dialog, page = await _paste_server(desktop, qtbot, wait_until)
+    page.trusted.setChecked(True)  # its tools run without asking
+    dialog.accept()
+    calls = [ScriptedToolCall("picture", {}, id="p1"), ScriptedToolCall("sound", {}, id="s1")]
+    server.add_reply(ScriptedReply(tool_calls=calls), ScriptedReply("Here they are."))
+    ended = send(qtbot, desktop, "show me")
+    assert isinstance(await asyncio.wait_for(ended, 30), TurnFinished)
+    desktop.chat_view.flush()
+    await wait_until(lambda: bool(desktop.chat_view.findChildren(ImageView)))
+    assert desktop.chat_view.findChildren(AudioView)
+    _shoot(desktop.window, "window-mcp-media")
+
+
+async def test_cancel_stops_a_server_that_was_only_tried(
+    qtbot: QtBot, desktop: DesktopApp, wait_until: Any
+) -> None:
+    dialog, _page = await _paste_server(desktop, qtbot, wait_until)
+    dialog.reject()
+    await wait_until(lambda: desktop.mcp_servers.status("local").state == "off", timeout=15)
+    assert desktop.mcp_servers.configs == []
+    assert load_settings().settings.mcp_servers == []
+
+
+async def test_servers_start_with_the_app_when_asked(
+    qtbot: QtBot, server: OpenAICompatServer, wait_until: Any, tmp_path: Path
+) -> None:
+    entry = {"command": sys.executable, "args": [str(SERVER), "stdio"]}
+    settings = Settings(
+        mcp_servers=parse_mcp_json(json.dumps({"mcpServers": {"early": entry}})),
+        mcp_start_at_launch=True,
+    )
+    path = save_settings(settings, tmp_path / "settings.json")
+    app = DesktopApp(settings_path=path, environ=env_for(server), local_servers=[])
+    qtbot.addWidget(app.window)
+    try:
+        await app.start()
+        await wait_until(lambda: app.mcp_servers.status("early").state == "connected", timeout=30)
+    finally:
+        await app.aclose()
+    assert app.mcp_servers.status("early").state == "off"
