@@ -14,7 +14,7 @@ import contextlib
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 _TEMP_SUFFIX = ".tmp"
 # Windows: ERROR_ACCESS_DENIED, ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION.
@@ -25,7 +25,7 @@ _WINDOWS = os.name == "nt"
 
 def atomic_write_bytes(
     path: str | os.PathLike[str],
-    data: bytes | Sequence[bytes | memoryview],
+    data: bytes | Iterable[bytes | memoryview],
     *,
     mode: int = 0o600,
 ) -> None:
@@ -37,7 +37,7 @@ def atomic_write_bytes(
     Args:
         path: The file to create or replace; its folder must exist.
         data: The complete new content, or its pieces in order (written one after the
-            other: a large file is never joined into one more copy in memory).
+            other, as they come: a large file is never joined into one more copy).
         mode: Permission bits of the new file on POSIX; the default keeps it private to
             its owner (chat histories and settings are personal data).
 

@@ -71,6 +71,16 @@ NamesakeStrategy = Literal["raise", "skip", "override", "rename"]
 _META_TOOL = "reset_equipped_tools"
 
 
+def _check_function_schema(json_schema: dict[str, Any] | None) -> None:
+    """A given schema must be an OpenAI function schema (AgentScope's assertion)."""
+    if json_schema is not None:
+        assert (
+            isinstance(json_schema, dict)
+            and json_schema.get("type") == "function"
+            and isinstance(json_schema.get("function"), dict)
+        ), "Invalid JSON schema for the tool function."
+
+
 def _unwrap(tool_func: ToolFunction) -> tuple[Callable[..., Any], str, dict[str, Any]]:
     """The function to run, its name, and the kwargs a ``functools.partial`` presets."""
     if is_mcp_tool_function(tool_func):
@@ -179,23 +189,14 @@ class Toolkit(StateModule):
         if group_name != "basic" and group_name not in self.groups:
             raise ValueError(f"Tool group '{group_name}' not found.")
         json_schema = json_schema or mcp_schema_of(tool_func)
-        if json_schema is not None:
-            assert (
-                isinstance(json_schema, dict)
-                and json_schema.get("type") == "function"
-                and isinstance(json_schema.get("function"), dict)
-            ), "Invalid JSON schema for the tool function."
+        _check_function_schema(json_schema)
         func, input_name, partial_presets = _unwrap(tool_func)
         presets = {**partial_presets, **(preset_kwargs or {})}
-        name = func_name or input_name
-        original_name = input_name if func_name else None
-        if name in self.tools:
-            resolved = self._resolve_namesake(name, namesake_strategy)
-            if resolved is None:
-                return
-            if resolved != name:
-                original_name = original_name or name
-                name = resolved
+        naming = self._name_for(func_name or input_name, namesake_strategy)
+        if naming is None:
+            return
+        name, renamed_from = naming
+        original_name = (input_name if func_name else None) or renamed_from
         schema = (
             copy.deepcopy(json_schema)
             if json_schema is not None
@@ -218,6 +219,15 @@ class Toolkit(StateModule):
         )
         if async_execution:
             self._register_task_tools()
+
+    def _name_for(self, name: str, strategy: NamesakeStrategy) -> tuple[str, str | None] | None:
+        """The name to register under and the name it replaces (``None``: skip the tool)."""
+        if name not in self.tools:
+            return name, None
+        resolved = self._resolve_namesake(name, strategy)
+        if resolved is None:
+            return None
+        return (resolved, name) if resolved != name else (name, None)
 
     def _resolve_namesake(self, name: str, strategy: str) -> str | None:
         """The name to register under, or ``None`` to keep the existing tool."""

@@ -7,7 +7,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from pydantic import SecretStr
@@ -79,7 +79,7 @@ async def chat(server: OpenAICompatServer, tmp_path: Path) -> AsyncIterator[Chat
     conversation = Conversation()
     provider = Provider("Test", server.base_url, "test-model", SecretStr(""), "environment")
 
-    async def allow(_request: Any) -> str:
+    async def allow(_request: Any) -> Literal["allow_once"]:
         return "allow_once"
 
     settings = Settings(working_folder=str(tmp_path), stream_idle_timeout=2.0)

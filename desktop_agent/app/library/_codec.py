@@ -20,7 +20,7 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from desktop_agent.session._json_codec import decode_json, encode_json, gc_paused
@@ -56,32 +56,55 @@ def encode(value: Any) -> bytes:
     return b"".join(encode_chunks(value))  # the one copy of the whole file
 
 
-def encode_chunks(value: Any, long_items: frozenset[int] = frozenset()) -> list[bytes | memoryview]:
-    """:func:`encode`'s bytes as the pieces they were made in (to write one by one).
+def encode_chunks(
+    value: Any, long_items: frozenset[int] = frozenset()
+) -> Iterator[bytes | memoryview]:
+    """:func:`encode`'s bytes as the pieces they are made in, to write one by one.
+
+    Everything is encoded now except the slices of long strings, which are encoded as
+    they are written: a 20 MB answer never exists a second time, encoded, in memory.
 
     Args:
         value: What to encode.
-        long_items: The ``id()`` of each list item known to hold a long string (a message with
-            a 20 MB answer): they are encoded piece by piece, not in one call.
+        long_items: The ``id()`` of each list item known to hold a long string (a message
+            with a 20 MB answer): they are encoded piece by piece, not in one call.
     """
-    chunks: list[bytes | memoryview] = []
-    _encode_into(value, 0, chunks, long_items)
-    return chunks
+    pieces: list[Piece] = []
+    _encode_into(value, 0, pieces, long_items)
+    return _materialized(pieces)
 
 
-def _encode_long_string(value: str, out: list[bytes | memoryview]) -> None:
+class _StringSlice:
+    """A slice of a long string, JSON-escaped when it is written."""
+
+    __slots__ = ("start", "value")
+
+    def __init__(self, value: str, start: int) -> None:
+        self.value, self.start = value, start
+
+    def encode(self) -> memoryview:
+        yield_gil()
+        return memoryview(dumps(self.value[self.start : self.start + STRING_SLICE]))[1:-1]
+
+
+Piece = bytes | memoryview | _StringSlice
+
+
+def _materialized(pieces: list[Piece]) -> Iterator[bytes | memoryview]:
+    for piece in pieces:
+        yield piece.encode() if isinstance(piece, _StringSlice) else piece
+
+
+def _encode_long_string(value: str, out: list[Piece]) -> None:
     out.append(b'"')
-    for start in range(0, len(value), STRING_SLICE):
-        if start:
-            yield_gil()
-        out.append(memoryview(dumps(value[start : start + STRING_SLICE]))[1:-1])
+    out.extend(_StringSlice(value, start) for start in range(0, len(value), STRING_SLICE))
     out.append(b'"')
 
 
 def _encode_into(
     value: Any,
     depth: int,
-    out: list[bytes | memoryview],
+    out: list[Piece],
     long_items: frozenset[int] = frozenset(),
     lines: bool = True,
 ) -> None:
@@ -123,9 +146,7 @@ def _encode_into(
     out.append(dumps(value))
 
 
-def _encode_slice(
-    items: list[Any], out: list[bytes | memoryview], long_items: frozenset[int]
-) -> None:
+def _encode_slice(items: list[Any], out: list[Piece], long_items: frozenset[int]) -> None:
     """One line of a split list: its items, comma-separated, without brackets."""
     if not long_items or not any(id(item) in long_items for item in items):
         out.append(memoryview(dumps(items))[1:-1])
@@ -146,7 +167,7 @@ def encode_session(parts: Mapping[str, Any]) -> bytes:
 
 def encode_session_chunks(
     parts: Mapping[str, Any], long_items: frozenset[int] = frozenset()
-) -> list[bytes | memoryview]:
+) -> Iterator[bytes | memoryview]:
     """:func:`encode_session` as pieces, to write without joining them (see
     :func:`encode_chunks` for ``long_items``)."""
     return encode_chunks(dict(parts), long_items)

@@ -45,10 +45,12 @@ class ImportedChat:
 
 @dataclass(frozen=True)
 class Duplicate:
-    """A conversation that is in the library already (``existing_id``)."""
+    """A conversation that is in the library already (``existing_id``); ``fingerprint``
+    names it for a second import of only the duplicates, as copies (``only=``)."""
 
     title: str
     existing_id: str
+    fingerprint: str = ""
 
 
 @dataclass
@@ -109,8 +111,12 @@ async def import_files(
     duplicates: Duplicates = "skip",
     max_bytes: int = MAX_IMPORT_BYTES,
     announce: bool = True,
+    only: frozenset[str] | None = None,
 ) -> ImportReport:
     """Import each file into ``library``; returns the report (never raises for bad input).
+
+    ``only``: import just the conversations with these fingerprints (the duplicates of a
+    first import, as copies: ``duplicates="copy", only={d.fingerprint for d in ...}``).
 
     ``announce=False``: the library sends no change per imported chat (a window reloads
     its list once after a large import instead of inserting thousands of rows one by one).
@@ -121,7 +127,8 @@ async def import_files(
     ledger = await asyncio.to_thread(_read_ledger, library.root)
     ledger = {key: sid for key, sid in ledger.items() if sid in known}
     with gc_paused():  # a large file's parsed objects are not scanned while they live
-        await _import_each(library, paths, (duplicates, max_bytes, announce), report, rows, ledger)
+        how = (duplicates, max_bytes, announce, only)
+        await _import_each(library, paths, how, report, rows, ledger)
     await asyncio.to_thread(_write_ledger, library.root, ledger)
     if report.imported:
         await library.list()  # indexes the new sessions in one write
@@ -131,12 +138,12 @@ async def import_files(
 async def _import_each(
     library: SessionLibrary,
     paths: Iterable[str | Path],
-    how: tuple[Duplicates, int, bool],
+    how: tuple[Duplicates, int, bool, frozenset[str] | None],
     report: ImportReport,
     rows: list[SessionSummary],
     ledger: dict[str, str],
 ) -> None:
-    duplicates, max_bytes, announce = how
+    duplicates, max_bytes, announce, only = how
     known = {row.session_id for row in rows}
     for raw_path in paths:
         path = Path(raw_path)
@@ -147,18 +154,22 @@ async def _import_each(
         except ImportRefused as exc:
             file_report.refused = str(exc)
             continue
-        file_report.kind, file_report.skipped = contents.kind, list(contents.skipped)
+        file_report.kind = contents.kind
+        file_report.skipped = list(contents.skipped) if only is None else []  # said once
         # Taken one by one, so each is freed once added (a large file's objects are
         # not all freed at once on the loop at the end).
         pending = contents.conversations[::-1]
         contents.conversations.clear()
         while pending:
             incoming = pending.pop()
+            if only is not None and incoming.fingerprint not in only:
+                continue
             existing = _existing(incoming, ledger, known) or await _same_chat(
                 library, incoming, rows
             )
             if existing is not None and duplicates == "skip":
-                file_report.duplicates.append(Duplicate(incoming.label, existing))
+                duplicate = Duplicate(incoming.label, existing, incoming.fingerprint)
+                file_report.duplicates.append(duplicate)
                 continue
             await _add(library, incoming, file_report, ledger, known, announce)
 

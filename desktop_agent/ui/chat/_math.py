@@ -16,6 +16,7 @@ image's tooltip and a click give its LaTeX source, and so does copying a selecti
 
 from __future__ import annotations
 
+import re
 import time
 import weakref
 from collections import OrderedDict
@@ -25,7 +26,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import (
     QCoreApplication,
     QObject,
-    QRegularExpression,
     QRunnable,
     Qt,
     QThreadPool,
@@ -65,7 +65,7 @@ DISPLAY_SCALE = 1.3
 """Formula size relative to the surrounding text's pixel size (display math)."""
 _CACHE_SIZE = 2000
 _POLL_MS = 15
-_PLACEHOLDERS = QRegularExpression("[\ue000-\uf8ff]")
+_PLACEHOLDER_CHARS = re.compile("[\ue000-\uf8ff]")
 
 
 @dataclass(frozen=True)
@@ -329,22 +329,30 @@ def insert_math(
     pending_color: str,
     rendered: RenderedDoc,
 ) -> None:
-    """Swap the placeholders of ``doc`` (made by ``protect_math``) for typeset ``spans``."""
-    cursor = doc.find(_PLACEHOLDERS, 0)
-    while not cursor.isNull():
-        index = placeholder_index(cursor.selectedText())
-        if 0 <= index < len(spans):
-            span = spans[index]
-            _center_if_alone(cursor, span)
-            key = formula_key(span, cursor.charFormat().font(), color)
-            result = renderer.lookup(key) if renderer is not None else MathImage(None, error="off")
-            if result is not None:
-                insert_formula(cursor, span, key, result)
-            else:
-                _insert_pending(cursor, span, pending_color)
-                if renderer is not None:
-                    renderer.wait(key, rendered, QTextCursor(cursor), span)
-        cursor = doc.find(_PLACEHOLDERS, cursor)
+    """Swap the placeholders of ``doc`` (made by ``protect_math``) for typeset ``spans``.
+
+    The raw text's offsets are the document's positions; working from the last placeholder
+    back keeps the earlier ones where they are (and cursors kept for later patches move
+    with the edits).
+    """
+    cursor = QTextCursor(doc)
+    found = [(m.start(), m.group()) for m in _PLACEHOLDER_CHARS.finditer(doc.toRawText())]
+    for position, char in reversed(found):
+        index = placeholder_index(char)
+        if not 0 <= index < len(spans):
+            continue
+        span = spans[index]
+        cursor.setPosition(position)
+        cursor.setPosition(position + 1, QTextCursor.MoveMode.KeepAnchor)
+        _center_if_alone(cursor, span)
+        key = formula_key(span, cursor.charFormat().font(), color)
+        result = renderer.lookup(key) if renderer is not None else MathImage(None, error="off")
+        if result is not None:
+            insert_formula(cursor, span, key, result)
+        else:
+            _insert_pending(cursor, span, pending_color)
+            if renderer is not None:
+                renderer.wait(key, rendered, QTextCursor(cursor), span)
 
 
 def _insert_pending(cursor: QTextCursor, span: MathSpan, color: str) -> None:

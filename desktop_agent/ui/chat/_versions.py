@@ -139,7 +139,8 @@ class VersionBar(QWidget):
         )
         self.model_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.model_button.setStyleSheet(
-            "QToolButton { padding: 0px 2px; } QToolButton::menu-indicator { image: none; width: 0; }"
+            "QToolButton { padding: 0px 2px; }"
+            " QToolButton::menu-indicator { image: none; width: 0; }"
         )
         self.model_button.setMenu(self._model_menu())
         self.delete_button = _tool_button("Delete", "deleteTurn", "Delete this exchange", self)

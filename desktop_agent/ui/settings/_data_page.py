@@ -179,9 +179,12 @@ class DataPage(QWidget):
             copy = box.addButton("Import copies", QMessageBox.ButtonRole.AcceptRole)
             box.addButton("Skip them", QMessageBox.ButtonRole.RejectRole)
             if await self._ask(box) and box.clickedButton() is copy:
-                again = await import_files(library, paths, duplicates="copy", announce=not quiet)
+                only = frozenset(d.fingerprint for d in report.duplicates)
+                again = await import_files(
+                    library, paths, duplicates="copy", announce=not quiet, only=only
+                )
                 self._list_changed()
-                lines = again.lines()
+                lines += ["", "Copies:", *again.lines()]
         self._report("\n".join(lines))
 
     # -- internals -----------------------------------------------------------------------

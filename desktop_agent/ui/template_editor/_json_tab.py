@@ -124,6 +124,9 @@ class JsonTab(QWidget):
         except json.JSONDecodeError as exc:
             self._set_pending([syntax_fault(exc)])
             return
+        except RecursionError:  # "[[[[…" thousands deep: the decoder gives up
+            self._set_pending([Fault(JSON_SYNTAX_PATH, TOO_DEEP, line=1)])
+            return
         try:
             data = template_data(parse_template(decoded))
         except ContextConfigError as exc:
@@ -152,7 +155,7 @@ class JsonTab(QWidget):
     def _text_data(self) -> Any:
         try:
             return json.loads(self.editor.toPlainText())
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return None
 
     def _set_pending(self, faults: list[Fault]) -> None:

@@ -22,7 +22,7 @@ from desktop_agent.message import Msg
 def test_a_long_string_is_encoded_in_slices_and_decodes_exactly() -> None:
     text = 'é"\\ line\n' * (3 * STRING_SLICE // 10)
     value = {"unfinished_reply": {"content": [{"type": "text", "text": text}]}}
-    chunks = encode_chunks(value)
+    chunks = list(encode_chunks(value))
     assert max(len(chunk) for chunk in chunks) <= 2 * STRING_SLICE * 2  # escaped slices
     assert len(chunks) >= 3
     assert decode(b"".join(chunks)) == value
@@ -51,7 +51,7 @@ async def test_a_long_answer_in_memory_is_encoded_in_pieces(tmp_path: Path, mess
     huge = "log line\n" * (STRING_SLICE // 3)
     await memory.add(Msg("Friday", [{"type": "text", "text": huge}], "assistant"))
     scan = StateScanner(tmp_path / "s.blobs").scan({"memory": memory.state_dict()})
-    chunks = encode_session_chunks({"meta": {}, **scan.parts}, scan.long_items)
+    chunks = list(encode_session_chunks({"meta": {}, **scan.parts}, scan.long_items))
     assert max(len(chunk) for chunk in chunks) <= 2 * STRING_SLICE  # escaped newlines
     decoded = decode(b"".join(chunks))
     assert decoded["memory"]["content"][-1][0]["content"][0]["text"] == huge

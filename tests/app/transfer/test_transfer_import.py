@@ -82,6 +82,10 @@ async def test_duplicates_are_skipped_or_copied(library: SessionLibrary) -> None
     copies = await import_files(library, [path], duplicates="copy")
     assert len(copies.imported) == 2
     assert len(await library.list()) == 4
+    only = frozenset(d.fingerprint for d in again.duplicates[:1])  # just "Sorting a list"
+    one = await import_files(library, [path], duplicates="copy", only=only)
+    assert [chat.title for chat in one.imported] == ["Sorting a list"]
+    assert one.files[0].skipped == []  # "Broken" was reported the first time
 
 
 @pytest.mark.parametrize(

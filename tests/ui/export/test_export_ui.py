@@ -124,6 +124,25 @@ async def test_data_page_backs_up_and_imports(
     (text,) = await done
     assert "2 imported" in text and page.status.text() == text
     await wait_until(lambda: desktop.window.sidebar.model.rowCount() == 3)
+    # Again, with one new chat beside them: only the duplicates are offered as copies.
+    extra = tmp_path / "more.json"
+    haiku = json.loads((FIXTURES / "chatgpt_conversations.json").read_text())[1]
+    haiku.update(id="new-haiku", conversation_id="new-haiku", title="Another haiku")
+    haiku["mapping"]["a"]["message"]["id"] = "a-new"
+    extra.write_text(json.dumps([haiku]))
+    files = page.choose_import_files()
+    asked = wait_signal(page.dialog_opened)
+    files.selectFile(str(FIXTURES / "chatgpt_conversations.json"))
+    name_box = files.findChild(QLineEdit, "fileNameEdit")
+    name_box.setText(f'"{FIXTURES / "chatgpt_conversations.json"}" "{extra}"')
+    files.accept()
+    (question,) = await asked
+    assert question.text() == "2 of these chats are here already."
+    done = wait_signal(page.finished, 20)
+    next(b for b in question.buttons() if b.text() == "Import copies").click()
+    (text,) = await done
+    assert "more.json (ChatGPT export): 1 imported" in text and "Copies:" in text
+    await wait_until(lambda: desktop.window.sidebar.model.rowCount() == 6)
     dialog.reject()
 
 
