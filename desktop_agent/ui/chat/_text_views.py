@@ -37,7 +37,7 @@ THINKING_INDENT = 12
 RENDER_BUDGET_S = 0.006
 """Markdown rendering allowed per refresh of one block; the rest follows next frame."""
 _SPARE_VIEWS = 2
-NEW_VIEWS_PER_SYNC = 4
+NEW_VIEWS_PER_SYNC = 2
 """Document views created per budgeted refresh (each costs about a millisecond, more with
 its first layout); the rest follow in the next frames, like a render cut by its budget."""
 

@@ -291,7 +291,9 @@ class Composer(QFrame):
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return None
-        task = loop.create_task(transcribe_into(chip, self._transcriber, self.input))
+        task = loop.create_task(
+            transcribe_into(chip, self._transcriber, self.input), name="transcribe-voice"
+        )
         self._tasks.add(task)
         task.add_done_callback(self._transcribed)
         return task

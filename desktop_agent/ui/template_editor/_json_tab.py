@@ -28,10 +28,17 @@ from PySide6.QtWidgets import (
 
 from desktop_agent.app._template_library import parse_template, template_data
 from desktop_agent.context import ContextConfigError
-from desktop_agent.ui.template_editor._faults import Fault, error_faults, syntax_fault, with_lines
+from desktop_agent.ui.template_editor._faults import (
+    JSON_SYNTAX_PATH,
+    Fault,
+    error_faults,
+    syntax_fault,
+    with_lines,
+)
 from desktop_agent.ui.template_editor._widgets import monospace_editor
 
 CHECK_DELAY_MS = 300
+TOO_DEEP = "the JSON nests too deeply to be read (thousands of levels)"
 _LINE_ROLE = Qt.ItemDataRole.UserRole
 
 
