@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import mimetypes
 import os
+from pathlib import Path
 from typing import Any
 
 from desktop_agent._logging import logger
 from desktop_agent.message import Msg
+from desktop_agent.session._atomic_write import atomic_write_bytes
 
 MAX_ATTACHMENT_BYTES = 200 * 1024 * 1024
 """Larger files are left as a path (and not sent): a message holds its media in memory."""
@@ -104,3 +107,42 @@ def _media_type(path: str, data: bytes, kind: str) -> str:
 
         return sniff_image_type(data[:32]) or "image/png"
     return "audio/wav"
+
+
+LEGACY_FILE = "legacy-attachment-sessions.json"
+"""The sessions saved before attachments were copied (their messages name the user's
+files by path), listed once, the first time this version opens a data folder."""
+
+
+def legacy_sessions(root: Path, sessions: Path) -> frozenset[str]:
+    """The sessions whose messages may name attached files by path (blocking).
+
+    The first call on a data folder lists the sessions it holds and records them in
+    ``root/LEGACY_FILE``: those were written by this app before attachments were copied.
+    A session file that arrives later (an import, a copy, a hand-made file) is never on
+    the list, so the paths it names are never read. If the record cannot be written, the
+    sessions are trusted for this run only.
+    """
+    record = root / LEGACY_FILE
+    try:
+        names = json.loads(record.read_text(encoding="utf-8"))
+        if isinstance(names, list):
+            return frozenset(str(name) for name in names)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as exc:
+        logger.warning("Could not read %s (%s); no session names files by path.", record, exc)
+        return frozenset()
+    found = sorted(path.stem for path in _session_files(sessions))
+    try:
+        atomic_write_bytes(record, json.dumps(found).encode("utf-8"))
+    except OSError as exc:
+        logger.warning("Could not record the sessions of %s: %s", root, exc)
+    return frozenset(found)
+
+
+def _session_files(sessions: Path) -> list[Path]:
+    try:
+        return [p for p in sessions.glob("*.json") if p.name != "index.json"]
+    except OSError:
+        return []

@@ -93,6 +93,7 @@ class ChatService:
         self._request_saver: Callable[[], Awaitable[None]] | None = None
         self._unsaved_message = False
         self._media_folders: list[Path] = []
+        self._legacy_paths = False
         self._answering_memory = False  # the turn answers the memory as is (no new message)
         self._save_first = False
         self._versions: ConversationVersions | None = None
@@ -169,10 +170,19 @@ class ChatService:
         that was sent."""
         self._request_saver = saver
 
-    def set_media_folder(self, folder: Path | None) -> None:
+    def set_media_folder(self, folder: Path | None, *, legacy_paths: bool = False) -> None:
         """The folder of the active session's images and audio (its blob folder): the only
-        local files, besides the user's own attachments, the model is sent."""
+        local files the model is sent — and, if ``legacy_paths`` (a session saved before
+        attachments were copied), the files its user messages name by absolute path."""
         self._media_folders[:] = [folder] if folder is not None else []
+        self._legacy_paths = legacy_paths
+        self._apply_legacy_paths()
+
+    def _apply_legacy_paths(self) -> None:
+        policy = getattr(getattr(self._parts, "agent", None), "formatter", None)
+        policy = getattr(policy, "media_policy", None)
+        if policy is not None:
+            policy.legacy_user_paths = self._legacy_paths
 
     async def use_state(self, state: AgentState) -> None:
         """Continue another conversation's agent state (a session being opened).
@@ -483,6 +493,7 @@ class ChatService:
             self._parts.agent.register_instance_hook(
                 "pre_reasoning", "save-sent-message", self._save_sent_message
             )
+            self._apply_legacy_paths()
             self._memory = self._parts.agent.memory
             self._permissions = self._parts.permissions
         self._parts.agent.set_msg_queue_enabled(True, queue, copy=False)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
 from desktop_agent.app._agent_state import AgentState
+from desktop_agent.app._attachments import legacy_sessions
 from desktop_agent.app._conversation import Changed, ConversationEvent, Inserted, Removed
 from desktop_agent.app._session_restore import (
     in_memory,
@@ -131,6 +132,7 @@ class SessionSwitcher:
         self._creating: asyncio.Task[None] | None = None
         self._active_state: AgentState | None = None
         self._switching = asyncio.Lock()
+        self._legacy: frozenset[str] = frozenset()
         self._streamed: Msg | None = None
         self._save_failed = False
         service.subscribe(self._on_turn_event)
@@ -174,6 +176,7 @@ class SessionSwitcher:
             await asyncio.to_thread(importlib.import_module, name)
         library: SessionLibrary = module.SessionLibrary(self._root)
         library.add_listener(self._publish)
+        self._legacy = await asyncio.to_thread(legacy_sessions, library.root, library.sessions_dir)
         self.library = library
         return library
 
@@ -282,7 +285,7 @@ class SessionSwitcher:
         self.active_id, self.read_only, self._save_failed = session_id, read_only, False
         library = self.library
         blobs = library.blobs_dir(session_id) if library and session_id else None
-        self.service.set_media_folder(blobs)
+        self.service.set_media_folder(blobs, legacy_paths=session_id in self._legacy)
         self._active_state = self.service.agent_state if session_id is not None else None
         if session_id is not None and not read_only:
             self._autosaver = self._new_autosaver(session_id)

@@ -234,3 +234,37 @@ async def test_a_huge_earlier_answer_is_sent_back_shortened(
     assert "more characters of this earlier answer are not repeated" in text
     memory = await chat.service.memory.get_memory()
     assert memory[1].get_text_content() == huge  # kept whole in the chat and the session
+
+
+async def test_a_session_from_before_keeps_its_attachment_paths(
+    chats: Callable[[], Any], server: OpenAICompatServer, desktop_agent_home: Path, tmp_path: Path
+) -> None:
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(PNG)
+    _write_session(
+        desktop_agent_home, "older", [{"type": "text", "text": "see"}, _image(str(photo))]
+    )
+    chat = await chats()  # the first start of this version: "older" was there already
+    await chat.switcher.open("older")
+    await chat.service.send("Again?")
+    await chat.until(lambda: not chat.service.busy and server.chat_requests)
+    assert PNG_URL in [p.get("image_url", {}).get("url") for p in _sent_parts(server)]
+
+
+async def test_a_session_file_arriving_later_cannot_name_local_files(
+    chats: Callable[[], Any], server: OpenAICompatServer, desktop_agent_home: Path, tmp_path: Path
+) -> None:
+    secret = tmp_path / "passport.png"
+    secret.write_bytes(PNG)
+    first = await chats()
+    await first.aclose()
+    _write_session(
+        desktop_agent_home, "dropped", [{"type": "text", "text": "x"}, _image(str(secret))]
+    )
+    chat = await chats()
+    await chat.switcher.open("dropped")
+    await chat.service.send("Describe it.")
+    await chat.until(lambda: not chat.service.busy and server.chat_requests)
+    parts = _sent_parts(server)
+    assert PNG_URL not in json.dumps(parts)
+    assert any("not a file attached in this app" in p.get("text", "") for p in parts)

@@ -20,9 +20,11 @@ from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._media_loader import decode_base64, is_remote, local_path
 from desktop_agent.ui.chat._media_views import (
     MEDIA_EXTENSIONS,
+    leaves_its_folder,
     media_box,
     moved_text,
     multimedia,
+    refused_text,
     source_label,
     source_url,
 )
@@ -104,10 +106,11 @@ class AudioView(QFrame):
             return
         url = str(self._source.get("url", ""))
         path = local_path(url)
-        if path and not os.path.isfile(path):
-            self._degrade(moved_text(path))
+        if path and (leaves_its_folder(path) or not os.path.isfile(path)):
+            refused = leaves_its_folder(path)
+            self._degrade(refused_text(path) if refused else moved_text(path))
             self.open_button.hide()  # nothing to open
-            self.state = "moved"
+            self.state = "refused" if refused else "moved"
         elif path:
             self._player.setSource(QUrl.fromLocalFile(path))
         elif is_remote(url):

@@ -93,6 +93,17 @@ def source_url(source: dict[str, Any], fallback_ext: str) -> QUrl | None:
     return QUrl.fromLocalFile(os.path.abspath(path)) if path else QUrl(url)
 
 
+def leaves_its_folder(path: str) -> bool:
+    """Whether a local reference climbs out of its folder (``a.blobs/../../x.png``): a
+    session file naming files elsewhere, which is never read."""
+    return ".." in path.replace("\\", "/").split("/")
+
+
+def refused_text(path: str) -> str:
+    """The caption of media whose reference leaves its folder."""
+    return f"Not shown: {os.path.basename(path) or path} is outside this chat's files"
+
+
 def moved_text(path: str) -> str:
     """The caption of media whose file is gone (an attachment of an older session)."""
     return f"File moved or deleted: {os.path.basename(path) or path} is no longer at {path}"
@@ -205,6 +216,8 @@ class ImageView(QFrame):
         path = local_path(url)
         if payload is not None:
             self._decode(payload, is_path=False)
+        elif path and leaves_its_folder(path):
+            self._set_placeholder("refused", refused_text(path))
         elif path and not os.path.isfile(path):
             self._set_placeholder("moved", moved_text(path))
         elif path:

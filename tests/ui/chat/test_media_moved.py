@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from _chat_helpers import message_row, settle, wav_bytes
+from _chat_helpers import message_row, png_bytes, settle, wav_bytes
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.app import Conversation
@@ -62,3 +62,18 @@ def test_remote_audio_is_not_fetched_before_play(
     qtbot.wait(200)  # time for a fetch that must not happen
     assert image_server.requests == []
     assert audio.duration_ms == 0
+
+
+def test_an_image_reference_leaving_its_folder_is_not_read(
+    qtbot: QtBot, chat_view: ChatView, conversation: Conversation, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside" / "x.png"
+    outside.parent.mkdir()
+    outside.write_bytes(png_bytes(30, 20))
+    (tmp_path / "s1.blobs").mkdir()
+    reference = str(tmp_path / "s1.blobs" / ".." / "outside" / "x.png")
+    conversation.upsert(_user_msg("image", reference), last=True)
+    image = message_row(chat_view, 0).block_widgets("image")[0]
+    assert isinstance(image, ImageView)
+    assert image.state == "refused"
+    assert image.caption.text().startswith("Not shown: x.png")

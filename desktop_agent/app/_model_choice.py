@@ -1,0 +1,106 @@
+"""Which model the active chat talks to: chosen in the chat header, saved with the chat.
+
+The provider (from Settings, the environment or a local server) names a default model;
+the user may pick another of the provider's models for the chat at hand. The choice is
+saved in the session (its ``SessionMeta.model``, written by the session switcher from the
+service's provider) and restored when the session is opened; a new chat starts with the
+model used last. Models used recently are remembered in ``models.json`` (next to the
+settings, owner-only) so the picker lists them first.
+
+If the user changes the provider's model in Settings, that wins: the chat's own choice
+is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+from desktop_agent._logging import logger
+from desktop_agent.app._files import config_dir, write_private_file
+from desktop_agent.app._providers import Provider
+
+MODELS_FILE = "models.json"
+MAX_RECENT = 8
+
+
+class ModelChoice:
+    """The chat's model and the recently used ones.
+
+    Args:
+        path: Where the recent models are kept (default: ``<config>/models.json``).
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self._path = path or config_dir() / MODELS_FILE
+        self.recent: list[str] = _read_recent(self._path)
+        self.chosen = ""
+        """The active chat's model, ``""`` for the provider's own."""
+        self._base: tuple[str, str] | None = None  # (provider name, model) last applied
+
+    @property
+    def last_used(self) -> str:
+        """The model used most recently (``""`` if none yet)."""
+        return self.recent[0] if self.recent else ""
+
+    def choose(self, model: str) -> None:
+        """The user picked ``model`` for the active chat: use it and remember it first."""
+        self.chosen = model.strip()
+        if self.chosen:
+            self.remember(self.chosen)
+
+    def remember(self, model: str) -> None:
+        """Put ``model`` first in the recent list (and save the list)."""
+        self.recent = [model, *(m for m in self.recent if m != model)][:MAX_RECENT]
+        try:
+            data = json.dumps({"recent": self.recent}, indent=2).encode()
+            write_private_file(self._path, data)
+        except OSError as exc:
+            logger.warning("Could not save the recent models in %s: %s", self._path, exc)
+
+    def restore(self, model: str) -> None:
+        """A saved chat was opened: use the model it was saved with (``""``: the default)."""
+        self.chosen = model.strip()
+
+    def new_chat(self) -> None:
+        """A new chat starts with the model used last."""
+        self.chosen = self.last_used
+
+    def apply(self, provider: Provider | None) -> Provider | None:
+        """``provider`` talking to the chat's model.
+
+        A provider whose default model changed since the last call (the user chose another
+        in Settings) drops the chat's own choice.
+        """
+        if provider is None:
+            return None
+        base = (provider.name, provider.model)
+        if self._base is not None and base != self._base and provider.source == "settings":
+            self.chosen = ""
+        self._base = base
+        if not self.chosen or self.chosen == provider.model:
+            return provider
+        return replace(provider, model=self.chosen)
+
+    def ordered(self, models: Iterable[str]) -> list[str]:
+        """``models`` with the recently used ones first (most recent first), then by name."""
+        available = list(dict.fromkeys(models))
+        recent = [m for m in self.recent if m in available]
+        rest = sorted((m for m in available if m not in recent), key=str.casefold)
+        return [*recent, *rest]
+
+
+def _read_recent(path: Path) -> list[str]:
+    try:
+        document = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        logger.warning("Ignoring the unreadable recent-models file %s: %s", path, exc)
+        return []
+    recent = document.get("recent") if isinstance(document, dict) else None
+    if not isinstance(recent, list):
+        return []
+    return [str(m) for m in recent if isinstance(m, str) and m.strip()][:MAX_RECENT]
