@@ -27,8 +27,8 @@ from desktop_agent.app._mcp_config import (
     parse_mcp_json,
     to_mcp_json,
 )
-from desktop_agent.app._mcp_runner import McpServerStatus, McpToolInfo
 from desktop_agent.app._mcp_servers import McpServers
+from desktop_agent.app._mcp_status import McpServerStatus, McpToolInfo
 from desktop_agent.app._providers import (
     Discovery,
     LocalServer,

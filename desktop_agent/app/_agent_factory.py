@@ -17,8 +17,14 @@ from typing import TYPE_CHECKING, Any
 from desktop_agent._logging import logger
 from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._providers import Provider
+from desktop_agent.app._request_params import (
+    UnsupportedParameterError,
+    rejected_parameter,
+    request_params,
+)
 from desktop_agent.app._settings import Settings
 from desktop_agent.app._turn_events import TurnUsage
+from desktop_agent.app._turn_stats import StatsRecorder, attach_stats
 
 if TYPE_CHECKING:
     from desktop_agent.app._mcp_servers import McpServers
@@ -44,10 +50,13 @@ class UsageMeter:
     """Sums the token usage of the model calls of one turn."""
 
     total: TurnUsage | None = None
+    stats: StatsRecorder = field(default_factory=StatsRecorder)
+    """Times and tokens of the turn and its steps (issue 17: live stats, step timeline)."""
 
     def reset(self) -> None:
         """Forget the previous turn."""
         self.total = None
+        self.stats.reset()
 
     def add(self, usage: Any) -> None:
         """Count one ``ChatUsage`` (``None`` is ignored)."""
@@ -117,6 +126,7 @@ async def build_agent_parts(
     from desktop_agent.tool import Toolkit, ToolPermissions, register_desktop_tools
 
     usage = UsageMeter()
+    usage.stats.model = provider.model
     model = _metered_model(provider, settings, usage)
     toolkit = Toolkit()
     permissions = register_desktop_tools(
@@ -145,6 +155,7 @@ async def build_agent_parts(
 
         attach_plan_card(agent.plan_notebook, agent)
     state.attach(agent)
+    attach_stats(agent, usage.stats)
     return AgentParts(agent, model, permissions, usage)
 
 
@@ -167,10 +178,18 @@ def _metered_model(provider: Provider, settings: Settings, usage: UsageMeter) ->
 
     class MeteredChatModel(OpenAIChatModel):
         async def __call__(self, *args: Any, **kwargs: Any) -> Any:
-            result = await super().__call__(*args, **kwargs)
+            usage.stats.call_started()
+            try:
+                result = await super().__call__(*args, **kwargs)
+            except Exception as exc:
+                usage.stats.call_ended(None)
+                _drop_rejected_parameter(exc, self.generate_kwargs)
+                raise
             if isinstance(result, AsyncGenerator):
                 return _metered_stream(result, usage)
             usage.add(getattr(result, "usage", None))
+            usage.stats.chunk(result)
+            usage.stats.call_ended(getattr(result, "usage", None))
             return result
 
     import httpx
@@ -182,11 +201,19 @@ def _metered_model(provider: Provider, settings: Settings, usage: UsageMeter) ->
     return MeteredChatModel(
         provider.model,
         api_key=provider.api_key.get_secret_value() or NO_KEY,
-        stream=True,
+        stream=settings.stream,
         # No silent SDK retries (with back-off waits): an error shows at once, with Retry.
         client_kwargs={"base_url": provider.base_url, "max_retries": 0, "timeout": timeout},
-        generate_kwargs={"temperature": settings.temperature},
+        generate_kwargs=request_params(settings),
     )
+
+
+def _drop_rejected_parameter(exc: Exception, sent: dict[str, Any]) -> None:
+    """A parameter the server refused is not sent again (Retry works); say so."""
+    name = rejected_parameter(exc, sent)
+    if name is not None:
+        sent.pop(name, None)
+        raise UnsupportedParameterError(name, getattr(exc, "server_message", "") or "") from exc
 
 
 async def _metered_stream(stream: AsyncGenerator[Any, None], usage: UsageMeter) -> Any:
@@ -194,7 +221,9 @@ async def _metered_stream(stream: AsyncGenerator[Any, None], usage: UsageMeter) 
     try:
         async for chunk in stream:
             last = chunk
+            usage.stats.chunk(chunk)
             yield chunk
     finally:
         usage.add(getattr(last, "usage", None))
+        usage.stats.call_ended(getattr(last, "usage", None))
         await stream.aclose()

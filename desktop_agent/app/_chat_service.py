@@ -33,6 +33,7 @@ from desktop_agent.app._turn_events import (
     TurnInterrupted,
     TurnStarted,
 )
+from desktop_agent.app._turn_stats import TurnStats
 from desktop_agent.message import ContentBlock, Msg
 
 if TYPE_CHECKING:
@@ -125,6 +126,11 @@ class ChatService:
         """Whether the last answer was cut off (or stopped at the token limit) and
         :meth:`continue_answer` would ask the model to go on with it."""
         return self._can_continue and not self.busy
+
+    @property
+    def turn_stats(self) -> TurnStats | None:
+        """The running (or last) turn's times and tokens, live (``None`` before a turn)."""
+        return self._parts.usage.stats.snapshot() if self._parts is not None else None
 
     @property
     def memory(self) -> Any:

@@ -22,6 +22,8 @@ def describe_error(exc: BaseException, *, secret: str = "") -> tuple[str, bool]:
 
     if isinstance(exc, ModelError):
         text, retryable = str(exc), exc.retryable
+    elif getattr(exc, "for_user", False):  # e.g. UnsupportedParameterError: worded already
+        text, retryable = str(exc), True
     else:
         detail = str(exc).strip() or type(exc).__name__
         text, retryable = f"Something went wrong: {detail}", True

@@ -15,55 +15,21 @@ import asyncio
 import contextlib
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Literal
 
 from desktop_agent._logging import logger
 from desktop_agent.app._mcp_config import McpServerConfig
+from desktop_agent.app._mcp_status import McpServerStatus, McpToolInfo
 from desktop_agent.app._mcp_watchdog import guarded_command
 from desktop_agent.tool import ToolError, ToolResponse
 
 if TYPE_CHECKING:
     from desktop_agent.mcp import StatefulClientBase
 
-ServerState = Literal["off", "starting", "connected", "failed"]
 CONNECT_TIMEOUT = 60.0
 PING_TIMEOUT = 3.0
 HEALTH_INTERVAL = 15.0
 STDERR_TAIL_LINES = 12
-
-
-@dataclass(frozen=True)
-class McpToolInfo:
-    """A tool a server offers: its name, description and JSON schema (function form)."""
-
-    name: str
-    description: str
-    json_schema: dict[str, Any] = field(hash=False, compare=False)
-
-
-@dataclass(frozen=True)
-class McpServerStatus:
-    """What the Tools page shows of a server.
-
-    Attributes:
-        name: The server.
-        state: ``"off"``, ``"starting"``, ``"connected"`` or ``"failed"``.
-        tools: Its tools (while connected).
-        error: Why it failed, then the last lines it wrote to stderr.
-    """
-
-    name: str
-    state: ServerState = "off"
-    tools: tuple[McpToolInfo, ...] = ()
-    error: str = ""
-
-    def describe(self) -> str:
-        """One short line: "Connected · 3 tools", "Starting…", "Failed", "Off"."""
-        if self.state == "connected":
-            count = len(self.tools)
-            return f"Connected · {count} tool{'' if count == 1 else 's'}"
-        return {"off": "Off", "starting": "Starting…", "failed": "Failed"}[self.state]
 
 
 class MCPServerError(ToolError):

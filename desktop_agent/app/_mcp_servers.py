@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
 from desktop_agent.app._mcp_config import McpServerConfig
-from desktop_agent.app._mcp_runner import McpServerStatus, McpToolInfo, ServerRunner
-from desktop_agent.tool import PermissionRequest, ToolResponse
+from desktop_agent.app._mcp_status import McpServerStatus, McpToolInfo
 
 if TYPE_CHECKING:
-    from desktop_agent.tool import Toolkit, ToolPermissions
+    from desktop_agent.app._mcp_runner import ServerRunner
+    from desktop_agent.tool import Toolkit, ToolPermissions, ToolResponse
 
 StatusListener = Callable[[McpServerStatus], None]
 SHUTDOWN_TIMEOUT = 5.0
@@ -180,6 +180,8 @@ class McpServers:
         server, trusted = config.name, config.trusted
 
         async def call_mcp_tool(**arguments: Any) -> ToolResponse:
+            from desktop_agent.tool import PermissionRequest  # loaded by the toolkit already
+
             if not trusted:
                 summary = _summary(server, tool.name, arguments)
                 await permissions.check(PermissionRequest(name, dict(arguments), summary))
@@ -228,6 +230,9 @@ class McpServers:
                     continue
                 runner = None
             if runner is None:
+                # Loaded with the first server: it needs desktop_agent.tool (start-up cost).
+                from desktop_agent.app._mcp_runner import ServerRunner
+
                 runner = ServerRunner(config, self._publish)
                 self._runners[config.name] = runner
                 runner.start()

@@ -78,7 +78,8 @@ class ModelChoice:
             return None
         base = (provider.name, provider.model)
         if self._base is not None and base != self._base and provider.source == "settings":
-            self.chosen = ""
+            self.chosen = ""  # and new chats start with it too:
+            self.remember(provider.model)
         self._base = base
         if not self.chosen or self.chosen == provider.model:
             return provider

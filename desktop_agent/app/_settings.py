@@ -77,6 +77,14 @@ class Settings(BaseModel):
     step by step, and the chat shows it as a live checklist. Off by default: the 8 plan
     tools and a planning hint go with every request (~2,000 tokens), which small local
     models handle poorly."""
+    max_output_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
+    """The answer's token limit (``max_tokens``); ``None``: the server's default."""
+    top_p: float | None = Field(default=None, ge=0.0, le=1.0)
+    """Nucleus sampling; ``None``: not sent."""
+    reasoning_effort: Literal["", "minimal", "low", "medium", "high"] = ""
+    """For reasoning models that take it; ``""``: not sent."""
+    stream: bool = True
+    """Stream answers as they are written (off: the answer shows when it is complete)."""
 
     def resolved_working_folder(self) -> Path:
         """``working_folder`` as an absolute path (the home folder when unset)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
@@ -25,16 +26,12 @@ from PySide6.QtWidgets import (
 
 from desktop_agent._logging import logger
 from desktop_agent.app import SessionSwitcher
-from desktop_agent.app.library import SessionError, SessionLibrary
-from desktop_agent.app.transfer import (
-    ExportFormat,
-    default_file_name,
-    read_conversation,
-    render,
-    write_rendered,
-)
 from desktop_agent.ui._qt_async import TaskSet, dialog_result
 from desktop_agent.ui.export._pdf import pdf_in_subprocess
+
+if TYPE_CHECKING:
+    from desktop_agent.app.library import SessionLibrary
+    from desktop_agent.app.transfer import ExportFormat
 
 EXPORT_SHORTCUT = "Ctrl+Shift+E"
 FILTERS: dict[str, ExportFormat] = {
@@ -102,7 +99,7 @@ class ExportController(QObject):
         dialog.setOption(QFileDialog.Option.DontConfirmOverwrite, True)
         dialog.setNameFilters(list(FILTERS))
         dialog.setDirectory(str(self._folder))
-        dialog.selectFile(default_file_name(title or self._title_of(session_id), "markdown"))
+        dialog.selectFile(_file_name(title or self._title_of(session_id), "markdown"))
         dialog.filterSelected.connect(lambda name: _follow_filter(dialog, name))
         options = ExportOptions()
         _add_below(dialog, options)
@@ -149,6 +146,10 @@ class ExportController(QObject):
         thinking: bool = True,
         inline_images: bool = False,
     ) -> None:
+        # The library and the transfer package load on first use, never before first paint.
+        from desktop_agent.app.library import SessionError
+        from desktop_agent.app.transfer import read_conversation, render, write_rendered
+
         exists = await asyncio.to_thread(path.exists)
         if exists and not await self._replace_ok(path):
             return
@@ -197,6 +198,9 @@ class ExportController(QObject):
             _focus_composer(self.window)
 
     async def _copy(self, session_id: str) -> None:
+        from desktop_agent.app.library import SessionError  # loaded on first use
+        from desktop_agent.app.transfer import read_conversation, render
+
         try:
             library = await self._library(session_id)
             conversation = await read_conversation(library, session_id)
@@ -260,6 +264,12 @@ def _add_below(dialog: QFileDialog, widget: QWidget) -> None:
         layout.addWidget(widget)
 
 
+def _file_name(title: str, fmt: ExportFormat) -> str:
+    from desktop_agent.app.transfer import default_file_name  # loaded on first use
+
+    return default_file_name(title, fmt)
+
+
 def _follow_filter(dialog: QFileDialog, name_filter: str) -> None:
     """Give the typed file name the suffix of the format just chosen."""
     fmt = FILTERS.get(name_filter)
@@ -267,7 +277,7 @@ def _follow_filter(dialog: QFileDialog, name_filter: str) -> None:
     if fmt is None or not files:
         return
     stem = Path(files[0]).stem or "chat"
-    dialog.selectFile(default_file_name(stem, fmt))
+    dialog.selectFile(_file_name(stem, fmt))
 
 
 def _focus_composer(window: QWidget) -> None:

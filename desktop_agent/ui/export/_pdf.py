@@ -25,9 +25,6 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from desktop_agent.app.library._paths import HOME_ENV
-from desktop_agent.app.transfer._html import conversation_html
-
 _KEEP: list[QGuiApplication] = []
 _IMAGE_MAX_WIDTH = 480
 
@@ -38,6 +35,9 @@ def conversation_pdf(conversation: dict[str, Any], *, thinking: bool = True) -> 
     Call it on the thread that owns the ``QGuiApplication`` (the GUI thread).
     """
     _ensure_app()
+    # Loaded on first export: the transfer package is not needed for the window's first paint.
+    from desktop_agent.app.transfer._html import conversation_html
+
     rendered = conversation_html(conversation, thinking=thinking, flavor="qt")
     document = QTextDocument()
     for name, data in rendered.files.items():
@@ -87,6 +87,8 @@ async def pdf_in_subprocess(
     command = [*program, "export", session_id, "--format", "pdf", "-o", str(path)]
     if not thinking:
         command.append("--no-thinking")
+    from desktop_agent.app.library._paths import HOME_ENV  # the library loads after first paint
+
     environ = {**os.environ, HOME_ENV: str(root), "QT_QPA_PLATFORM": "offscreen"}
     child = await asyncio.create_subprocess_exec(
         *command,

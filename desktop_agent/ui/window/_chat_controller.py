@@ -9,6 +9,7 @@ directly is safe.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -45,6 +46,8 @@ class ChatController(QObject):
         self._tasks = TaskSet()
         self._busy = False
         self._stopping: asyncio.Task[None] | None = None
+        self.model_for_chat: Callable[[Provider | None], Provider | None] = lambda p: p
+        """Maps the configured provider to the one the chat uses (the header's model)."""
         service.subscribe(self._on_turn_event)
 
     @property
@@ -53,8 +56,8 @@ class ChatController(QObject):
         return self._busy
 
     def configure(self, settings: Settings, provider: Provider | None) -> None:
-        """Use new settings/provider from the next turn on."""
-        self.service.configure(settings, provider)
+        """Use new settings/provider (with the chat's model) from the next turn on."""
+        self.service.configure(settings, self.model_for_chat(provider))
 
     def send(self, content: str | list[ContentBlock]) -> None:
         """Send the user's message (ignored while a turn runs or without a provider).

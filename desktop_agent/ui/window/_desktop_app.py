@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
@@ -28,20 +29,26 @@ from desktop_agent.app import (
     TurnStarted,
     load_settings,
 )
+from desktop_agent.app._model_choice import MODELS_FILE, ModelChoice
 from desktop_agent.app._providers import LOCAL_SERVERS
 from desktop_agent.app._transcription import provider_transcriber
 from desktop_agent.ui.chat import ChatView
 from desktop_agent.ui.export import ExportController
 from desktop_agent.ui.permissions import PermissionController
-from desktop_agent.ui.settings import AgentPage, DataPage, SettingsController, ToolsController
+from desktop_agent.ui.settings import AgentPage, SettingsController, ToolsController
 from desktop_agent.ui.settings._agent_page import AGENT_PAGE_TITLE
+from desktop_agent.ui.settings._parameters_page import PARAMETERS_PAGE_TITLE, ParametersPage
 from desktop_agent.ui.sidebar import SessionsController
 from desktop_agent.ui.template_editor import TemplateEditorController
 from desktop_agent.ui.theme import apply_theme, resolve_dark
 from desktop_agent.ui.window._chat_controller import ChatController, describe_state
 from desktop_agent.ui.window._geometry import place_window, save_placement, state_path
 from desktop_agent.ui.window._main_window import MainWindow
+from desktop_agent.ui.window._model_picker import ModelPickerController
 from desktop_agent.ui.window._versions_controller import VersionsController
+
+if TYPE_CHECKING:
+    from desktop_agent.ui.settings._data_page import DataPage
 
 NO_PROVIDER_REASON = "Connect a model in Settings first."
 _UNCONNECTED_STATES = ("", "Looking for a model…", "Not connected")
@@ -91,9 +98,11 @@ class DesktopApp(QObject):
             SessionSwitcher(self.service, self.conversation), self.window, self.chat
         )
         self.template_editor = TemplateEditorController(self.service, self.window)
+        self._wire_model_picker(settings_path)  # the chat header's model (issue 17)
         self.export = ExportController(self.sessions.switcher, self.window)  # Ctrl+Shift+E
         self.settings.add_page_factory("Data", self._data_page)
         self.settings.add_page_factory(AGENT_PAGE_TITLE, AgentPage)  # working folder, timeout
+        self.settings.add_page_factory(PARAMETERS_PAGE_TITLE, ParametersPage)  # issue 17
         self.tools = ToolsController(self.mcp_servers, self.settings, self.service)  # "Tools" tab
         self.chat_view.context.tool_origin = self.mcp_servers.server_of_tool
         self.settings.set_parent_widget(self.window)
@@ -119,6 +128,7 @@ class DesktopApp(QObject):
         if self._placed and isValid(self.window):
             save_placement(self.window, self.window.splitter, self._window_state)
         await self.versions.aclose()
+        await self.models.aclose()
         await self.chat.aclose()
         await self.tools.aclose()  # every MCP server process ends
         await self.template_editor.aclose()
@@ -146,6 +156,7 @@ class DesktopApp(QObject):
         self.settings.discovery_notes.connect(window.first_run.set_notes)
         self.settings.provider_changed.connect(self._on_provider)
         self.settings.provider_changed.connect(self.sessions.on_provider)  # after: read-only
+        self.settings.provider_changed.connect(self._show_chat_model)  # the chat's model
         window.first_painted.connect(self.sessions.start)
         self.settings.settings_changed.connect(self._apply_settings)
         self.settings.warning.connect(window.banner.show_text)
@@ -158,6 +169,25 @@ class DesktopApp(QObject):
         chip = composer.allowed_tools
         chip.revoke_requested.connect(self.service.revoke_tool)
         self.service.subscribe_permissions(lambda: chip.set_tools(self.service.allowed_tools))
+
+    def _wire_model_picker(self, settings_path: Path | None) -> None:
+        folder = settings_path.parent if settings_path is not None else None
+        self.model_choice = ModelChoice(folder / MODELS_FILE if folder is not None else None)
+        self.chat.model_for_chat = self.model_choice.apply
+        self.models = ModelPickerController(
+            self.window.model_picker, self.model_choice, self.service, self._reconfigure_chat
+        )
+        self.sessions.switcher.add_listener(self.models.on_session)
+
+    def _reconfigure_chat(self) -> None:
+        self.chat.configure(self.settings.settings, self.settings.provider)
+        self._show_chat_model()
+
+    def _show_chat_model(self, _configured: object = None) -> None:
+        provider = self.service.provider
+        if provider is not None:
+            self.sessions.on_provider(provider)
+        self.models.show_provider(provider)
 
     def _wire_focus_and_keys(self) -> None:
         window, composer = self.window, self.window.composer
@@ -239,6 +269,8 @@ class DesktopApp(QObject):
 
     def _data_page(self) -> DataPage:
         """Settings → Data; after an import or restore the sidebar shows its list anew."""
+        from desktop_agent.ui.settings._data_page import DataPage  # loads the transfer package
+
         sidebar = self.window.sidebar
         return DataPage(self.sessions.switcher, lambda: self.sessions.show_trash(sidebar.in_trash))
 

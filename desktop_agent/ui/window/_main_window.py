@@ -25,6 +25,7 @@ from desktop_agent.ui._notice import DismissibleNotice
 from desktop_agent.ui.composer import Composer
 from desktop_agent.ui.sidebar import SessionProblemPanel, Sidebar
 from desktop_agent.ui.window._first_run import FirstRunPanel
+from desktop_agent.ui.window._model_picker import ModelPicker
 from desktop_agent.ui.window._shortcut_overlay import ShortcutOverlay
 from desktop_agent.ui.window._shortcuts import ShortcutMap
 from desktop_agent.ui.window._status_line import StatusLine
@@ -64,6 +65,7 @@ class MainWindow(QMainWindow):
         self.banner = Banner()
         self.composer = Composer()
         self.status_line = StatusLine()
+        self.model_picker = ModelPicker()  # the chat header (issue 17)
         self._pages = QStackedWidget()
         self._pages.addWidget(chat_view)
         self._pages.addWidget(self.first_run)
@@ -207,6 +209,7 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(chat_column)
         column.setContentsMargins(12, 8, 12, 4)
         column.setSpacing(6)
+        column.addWidget(self.model_picker, 0, Qt.AlignmentFlag.AlignLeft)
         column.addWidget(self.banner)
         column.addWidget(self._pages, 1)
         column.addWidget(self.composer)

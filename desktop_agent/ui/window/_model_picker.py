@@ -8,6 +8,8 @@ session's model) and remembers it as the last used, which a new chat starts with
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -148,7 +150,7 @@ class ModelPickerController:
         picker: ModelPicker,
         choice: ModelChoice,
         service: ChatService,
-        reconfigure: object,
+        reconfigure: Callable[[], None],
     ) -> None:
         self.picker = picker
         self.choice = choice
@@ -181,9 +183,7 @@ class ModelPickerController:
             self.picker.set_model(provider.model, provider.name)
 
     def _apply(self) -> None:
-        callback = self._reconfigure
-        assert callable(callback)
-        callback()
+        self._reconfigure()
         self.show_provider(self.service.provider)
 
     def _load(self) -> None:
