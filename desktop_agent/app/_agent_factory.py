@@ -127,7 +127,10 @@ async def build_agent_parts(
 
     usage = UsageMeter()
     usage.stats.model = provider.model
-    model = _metered_model(provider, settings, usage)
+    # The client loads the CA bundle (~50 ms): in a worker thread, so rebuilding the agent
+    # (another model, new settings) never stalls the window; the tools' schemas follow in
+    # a loop step of their own.
+    model = await asyncio.to_thread(_metered_model, provider, settings, usage)
     toolkit = Toolkit()
     permissions = register_desktop_tools(
         toolkit,

@@ -33,7 +33,7 @@ from desktop_agent.app._turn_events import (
     TurnInterrupted,
     TurnStarted,
 )
-from desktop_agent.app._turn_stats import TurnStats
+from desktop_agent.app._turn_stats import TurnStats, stamp_answer
 from desktop_agent.message import ContentBlock, Msg
 
 if TYPE_CHECKING:
@@ -442,6 +442,8 @@ class ChatService:
     def _ending_for(
         self, reply: Msg | None, parts: AgentParts, msg: Msg | None, memory_size: int
     ) -> TurnEvent:
+        if reply is not None:
+            stamp_answer(reply, parts.usage.stats)  # model, times, tokens, steps (issue 17)
         metadata = getattr(reply, "metadata", None) or {}
         if metadata.get("_is_interrupted"):
             return TurnInterrupted(parts.usage.total)

@@ -215,15 +215,13 @@ def _seconds(value: float) -> str:
 
 
 def attach_stats(agent: Any, recorder: StatsRecorder) -> None:
-    """Feed ``recorder`` from ``agent``'s hooks, and stamp each answer with its model and
-    (on the turn's reply) the turn's figures and steps."""
+    """Feed ``recorder`` from ``agent``'s hooks: which call gave the answer, each tool's
+    time. (Post-hooks see copies: they read, never stamp; see :func:`stamp_answer`.)"""
 
     async def post_reasoning(_agent: Any, _kwargs: Any, output: Any) -> None:
         blocks = output.get_content_blocks() if output is not None else []
         if not any(block.get("type") == "tool_use" for block in blocks):
             recorder.mark_answer()
-        if output is not None:
-            output.metadata = {**(output.metadata or {}), MODEL_KEY: recorder.model}
 
     async def pre_acting(_agent: Any, kwargs: dict[str, Any]) -> None:
         call = kwargs.get("tool_call") or {}
@@ -232,16 +230,20 @@ def attach_stats(agent: Any, recorder: StatsRecorder) -> None:
     async def post_acting(_agent: Any, _kwargs: Any, _output: Any) -> None:
         recorder.tool_ended()
 
-    async def post_reply(_agent: Any, _kwargs: Any, output: Any) -> None:
-        if output is not None:
-            stats = recorder.finish().to_dict()
-            output.metadata = {
-                **(output.metadata or {}),
-                MODEL_KEY: recorder.model,
-                STATS_KEY: stats,
-            }
-
     agent.register_instance_hook("post_reasoning", "turn-stats", post_reasoning)
     agent.register_instance_hook("pre_acting", "turn-stats", pre_acting)
     agent.register_instance_hook("post_acting", "turn-stats", post_acting)
-    agent.register_instance_hook("post_reply", "turn-stats", post_reply)
+
+
+def stamp_answer(reply: Any, recorder: StatsRecorder) -> None:
+    """Put the model's name and the turn's figures on its answer (the message object the
+    memory and the chat hold, so the session saves them)."""
+    stats = recorder.finish()
+    reply.metadata = {**(reply.metadata or {}), MODEL_KEY: stats.model, STATS_KEY: stats.to_dict()}
+
+
+def answer_stats(metadata: Any) -> tuple[str, TurnStats | None]:
+    """The model and the figures an answer's metadata holds (``""``/``None`` if none)."""
+    if not isinstance(metadata, dict):
+        return "", None
+    return str(metadata.get(MODEL_KEY) or ""), TurnStats.from_dict(metadata.get(STATS_KEY))

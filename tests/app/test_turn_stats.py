@@ -104,11 +104,12 @@ async def test_a_real_turn_stamps_its_answer(server: OpenAICompatServer, tmp_pat
     )
     try:
         await service.send("read a.txt")
+        live = service.turn_stats  # the status line keeps the last turn's figures
+        assert live is not None and live.output_tokens == 17
     finally:
         await service.aclose()
     answer = [e.msg for e in conversation.entries if e.msg is not None][-1]
     assert answer.get_text_content() == "It says hello."
-    print("DBG", answer.metadata, [m.metadata for m in [e.msg for e in conversation.entries if e.msg]])
     assert answer.metadata["model"] == "stat-model"
     stats = TurnStats.from_dict(answer.metadata[STATS_KEY])
     assert stats is not None
@@ -119,4 +120,3 @@ async def test_a_real_turn_stamps_its_answer(server: OpenAICompatServer, tmp_pat
     ]
     assert (stats.input_tokens, stats.output_tokens) == (100, 17)
     assert stats.first_token is not None and stats.total >= stats.first_token
-    assert service.turn_stats is not None and service.turn_stats.output_tokens == 17

@@ -250,9 +250,11 @@ class MessageList(QAbstractScrollArea):
         top = self._target_top(view_height, None)
         anchor = self._anchor(top)
         first = last = -1
-        for _ in range(4):
+        for attempt in range(4):
             first, last = self._window(top, view_height)
-            if not self._materialize(first, last):
+            # Budgeted rendering goes on once per relayout: the later passes only measure
+            # rows that came into view (four budgets in one pass were one long stall).
+            if not self._materialize(first, last, go_on=attempt == 0):
                 break
             self._offsets_valid = False
             self._ensure_offsets()
@@ -287,15 +289,17 @@ class MessageList(QAbstractScrollArea):
             return 0, -1
         return self._row_at(top - OVERSCAN_PX), self._row_at(top + view_height + OVERSCAN_PX)
 
-    def _materialize(self, first: int, last: int) -> bool:
-        """Create/refresh/measure rows ``first..last``; whether any height changed."""
+    def _materialize(self, first: int, last: int, go_on: bool = True) -> bool:
+        """Create/refresh/measure rows ``first..last``; whether any height changed.
+
+        ``go_on``: also continue rows whose budgeted rendering is pending."""
         changed = False
         for row in range(first, last + 1):
             entry = self._model.entry(row)
             widget = self._live.get(entry.key) or self._take_parked(entry.key)
             if widget is None:
                 widget = self._create(entry)
-            elif widget.revision != entry.revision or widget.pending:
+            elif widget.revision != entry.revision or (go_on and widget.pending):
                 widget.refresh(entry)
             height = widget.heightForWidth(self._width)
             if height != self._heights[row]:

@@ -23,6 +23,7 @@ from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._document_chip import DOCUMENT_KIND, DocumentPartView, block_kind
 from desktop_agent.ui.chat._ending_bar import HEADER_MARKS, EndingBar
 from desktop_agent.ui.chat._media_views import ImageView, VideoView
+from desktop_agent.ui.chat._stats_view import AnswerStats
 from desktop_agent.ui.chat._text_views import CopyButton, MarkdownView, ThinkingView
 from desktop_agent.ui.chat._tool_views import ToolResultCard, ToolUseCard
 from desktop_agent.ui.chat._versions import VersionBar
@@ -161,8 +162,12 @@ class MessageRow(RowWidget):
         self.name_label: QLabel | None = None
         self.copy_button: CopyButton | None = None
         self.version_bar: VersionBar | None = None
+        self.answer_stats: AnswerStats | None = None  # model, figures, steps (issue 17)
         if self.role != "tool":
-            self._column.addLayout(self._make_header(entry.msg))
+            header = self._make_header(entry.msg)
+            self._column.addLayout(header)
+            if self.role == "assistant":
+                self.answer_stats = AnswerStats(self.bubble, self._column)
         self.blocks: list[tuple[str, QWidget]] = []
         self.ending_bar: EndingBar | None = None
         self._ending: str | None = None
@@ -201,6 +206,9 @@ class MessageRow(RowWidget):
         self.revision = entry.revision
         self.invalidate_width()
         self.bubble.setToolTip(plain_tooltip(f"{entry.msg.name} · {entry.msg.timestamp}"))
+        if self.answer_stats is not None and (details := self.answer_stats.update(entry.msg)):
+            tip = f"{entry.msg.name} · {entry.msg.timestamp}\n{details}"
+            self.bubble.setToolTip(plain_tooltip(tip))
         blocks = entry.msg.get_content_blocks()
         for i, block in enumerate(blocks):
             kind = block_kind(block)  # a text block carrying an attached document: a chip

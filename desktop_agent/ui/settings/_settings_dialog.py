@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_agent.app import Provider, ProviderPreset, Settings
+from desktop_agent.ui.settings._provider_presets import ProviderCatalog
 
 DEFAULT_PRESET = "Default"
 _FETCH_DELAY_MS = 600
@@ -69,6 +70,9 @@ class SettingsDialog(QDialog):
         self._load(settings, provider)
         self.base_url.textEdited.connect(self._schedule_fetch)
         self.api_key.textEdited.connect(self._schedule_fetch)
+        self.catalog = ProviderCatalog(  # OpenAI, OpenRouter, …, Ollama (issue 17)
+            self.preset, self.base_url, self.api_key, self.model, self.key_note
+        )
 
     # -- what the controller calls -----------------------------------------------------
 
@@ -148,6 +152,8 @@ class SettingsDialog(QDialog):
         self.show_key.setText("Show")
         self.show_key.setCheckable(True)
         self.show_key.toggled.connect(self._on_show_key)
+        self.key_note = QLabel("")  # where keys come from (ProviderCatalog)
+        self.key_note.setObjectName("caption")
         self.model = QComboBox(editable=True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.refresh_models = QToolButton()
@@ -174,6 +180,7 @@ class SettingsDialog(QDialog):
         form.addRow("Preset", self.preset)
         form.addRow("Base URL", self.base_url)
         form.addRow("API key", _row(self.api_key, self.show_key))
+        form.addRow("", self.key_note)
         form.addRow("Model", _row(self.model, self.refresh_models))
         form.addRow("", self.models_status)
         form.addRow("Temperature", self.temperature)

@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import QScrollArea, QTabWidget, QWidget
 
+import desktop_agent.ui.template_editor._edits as edits
 from desktop_agent.app._template_library import (
     TemplateLibrary,
     read_template_file,
@@ -27,7 +28,6 @@ from desktop_agent.app._template_library import (
 )
 from desktop_agent.context import ContextConfig, ContextConfigError, InputModule
 from desktop_agent.ui._plain import sentence
-from desktop_agent.ui.template_editor import _edits as edits
 from desktop_agent.ui.template_editor._commands import (
     EditCommand,
     UndoKeyRouter,

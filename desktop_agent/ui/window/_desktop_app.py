@@ -43,6 +43,7 @@ from desktop_agent.ui.template_editor import TemplateEditorController
 from desktop_agent.ui.theme import apply_theme, resolve_dark
 from desktop_agent.ui.window._chat_controller import ChatController, describe_state
 from desktop_agent.ui.window._geometry import place_window, save_placement, state_path
+from desktop_agent.ui.window._live_stats import LiveStats
 from desktop_agent.ui.window._main_window import MainWindow
 from desktop_agent.ui.window._model_picker import ModelPickerController
 from desktop_agent.ui.window._versions_controller import VersionsController
@@ -108,6 +109,8 @@ class DesktopApp(QObject):
         self.settings.set_parent_widget(self.window)
         self.permissions.set_parent_widget(self.window)
         self._wire()
+        self.live_stats = LiveStats(self.service, self.window.status_line)  # after _wire:
+        self.chat.turn_event.connect(self.live_stats.on_turn_event)  # its caption wins
         self._apply_settings(loaded.settings)
         if loaded.warning:
             self.window.banner.show_text(loaded.warning)

@@ -46,13 +46,16 @@ def _listed(desktop: DesktopApp) -> list[str]:
 async def _open_list(qtbot: QtBot, desktop: DesktopApp) -> None:
     picker = desktop.window.model_picker
     qtbot.mouseClick(picker, Qt.MouseButton.LeftButton)
-    await asyncio.wait_for(_until(lambda: "alpha-small" in _listed(desktop)), 5)
+    await _until(lambda: "alpha-small" in _listed(desktop))
 
 
 async def _until(condition: object) -> None:
     assert callable(condition)
-    while not condition():
+    for _ in range(1000):
+        if condition():
+            return
         await asyncio.sleep(0.01)
+    raise AssertionError("condition not met in time")
 
 
 async def _pick(qtbot: QtBot, desktop: DesktopApp, search: str) -> None:
@@ -88,7 +91,7 @@ async def test_the_choice_is_saved_with_the_chat_and_restored(
     switcher = desktop.sessions.switcher
     await _pick(qtbot, desktop, "alpha")
     await send(qtbot, desktop, "first chat")
-    await asyncio.wait_for(_until(lambda: switcher.active_id is not None), 5)
+    await _until(lambda: switcher.active_id is not None)
     first = switcher.active_id
     assert first is not None
 
@@ -97,7 +100,7 @@ async def test_the_choice_is_saved_with_the_chat_and_restored(
     assert desktop.service.provider.model == "alpha-small"  # a new chat: the last used
     await _pick(qtbot, desktop, "beta")
     await send(qtbot, desktop, "second chat")
-    await asyncio.wait_for(_until(lambda: switcher.active_id not in (None, first)), 5)
+    await _until(lambda: switcher.active_id not in (None, first))
 
     await switcher.open(first)
     assert desktop.service.provider.model == "alpha-small"

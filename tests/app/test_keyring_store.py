@@ -1,0 +1,95 @@
+"""API keys in the OS keyring (a test backend set with ``keyring.set_keyring``) or, with
+no keyring, in the owner-only settings file; keys already in the file are migrated."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+from keyring.backends import fail
+from pydantic import SecretStr
+
+from desktop_agent.app import ProviderPreset, Settings, load_settings, save_settings
+from desktop_agent.app._keyring_store import FILE_NOTE, SERVICE, KeyStore, load_keys, save_keys
+
+
+class MemoryKeyring(KeyringBackend):
+    """A keyring that keeps passwords in a dict."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passwords: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.passwords.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.passwords[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.passwords.pop((service, username), None)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+def _settings(key: str = "sk-secret-123") -> Settings:
+    preset = ProviderPreset(name="Work", base_url="https://x/v1", model="m", api_key=SecretStr(key))
+    return Settings(providers=[preset], active_provider="Work")
+
+
+def _file_keys(path: Path) -> list[str]:
+    return [p["api_key"] for p in json.loads(path.read_text())["providers"]]
+
+
+def test_with_a_keyring_the_key_leaves_the_file(
+    memory_keyring: MemoryKeyring, tmp_path: Path
+) -> None:
+    path = tmp_path / "settings.json"
+    store = KeyStore()
+    assert store.available and "system keyring" in store.note()
+    save_keys(_settings(), store, path)
+    assert _file_keys(path) == [""]
+    assert "sk-secret-123" not in path.read_text()
+    assert memory_keyring.passwords == {(SERVICE, "Work"): "sk-secret-123"}
+    loaded = load_keys(load_settings(path).settings, store, path)
+    preset = loaded.active_preset()
+    assert preset is not None and preset.api_key.get_secret_value() == "sk-secret-123"
+
+
+def test_keys_already_in_the_file_are_migrated(
+    memory_keyring: MemoryKeyring, tmp_path: Path
+) -> None:
+    path = tmp_path / "settings.json"
+    save_settings(_settings("sk-old-456"), path)  # as saved before the keyring was used
+    assert _file_keys(path) == ["sk-old-456"]
+    loaded = load_keys(load_settings(path).settings, KeyStore(), path)
+    assert _file_keys(path) == [""]
+    assert memory_keyring.passwords[(SERVICE, "Work")] == "sk-old-456"
+    preset = loaded.active_preset()
+    assert preset is not None and preset.api_key.get_secret_value() == "sk-old-456"
+
+
+def test_without_a_keyring_the_owner_only_file_keeps_the_key(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    store = KeyStore(fail.Keyring())
+    assert not store.available
+    assert store.note() == FILE_NOTE
+    save_keys(_settings(), store, path)
+    assert _file_keys(path) == ["sk-secret-123"]
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    loaded = load_keys(load_settings(path).settings, store, path)
+    preset = loaded.active_preset()
+    assert preset is not None and preset.api_key.get_secret_value() == "sk-secret-123"
