@@ -5,12 +5,11 @@ permission dialog, the chip of tools allowed in this chat."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from _window_helpers import env_for, send, turn_end
+from _window_helpers import send, turn_end
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -20,22 +19,7 @@ from desktop_agent.ui.chat._message_widget import MessageRow
 from desktop_agent.ui.permissions import PermissionDialog
 from desktop_agent.ui.window import DesktopApp
 
-CUT = {"send_finish": False, "send_done": False, "usage": None}
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAICompatServer]:
-    with OpenAICompatServer() as running:
-        yield running
-
-
-@pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
-    app = DesktopApp(environ=env_for(server), local_servers=[])
-    qtbot.addWidget(app.window)
-    await app.start()
-    yield app
-    await app.aclose()
+CUT: dict[str, Any] = {"send_finish": False, "send_done": False, "usage": None}
 
 
 def _answer_rows(desktop: DesktopApp) -> list[MessageRow]:

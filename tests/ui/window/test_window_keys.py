@@ -4,7 +4,7 @@ Stop and dialogs, Enter without a model, the "System" theme."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -20,12 +20,6 @@ from desktop_agent.ui import theme
 from desktop_agent.ui.settings import SettingsDialog
 from desktop_agent.ui.window import DesktopApp
 from desktop_agent.ui.window._shortcuts import SHORTCUTS, Shortcut, ShortcutMap
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAICompatServer]:
-    with OpenAICompatServer() as running:
-        yield running
 
 
 @pytest.fixture

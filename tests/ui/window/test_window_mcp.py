@@ -8,11 +8,9 @@ import json
 import os
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from _window_helpers import env_for, send
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
@@ -35,21 +33,6 @@ from desktop_agent.ui.window import DesktopApp
 
 SERVER = Path(__file__).resolve().parents[2] / "mcp" / "fast_server.py"
 SHOTS = os.environ.get("DESKTOP_AGENT_SHOTS")  # a folder to save screenshots in, if set
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAICompatServer]:
-    with OpenAICompatServer() as running:
-        yield running
-
-
-@pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
-    app = DesktopApp(environ=env_for(server), local_servers=[])
-    qtbot.addWidget(app.window)
-    await app.start()
-    yield app
-    await app.aclose()
 
 
 def _shoot(widget: Any, name: str) -> None:

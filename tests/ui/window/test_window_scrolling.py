@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -15,12 +15,6 @@ from desktop_agent.app import TurnFinished
 from desktop_agent.message import Msg
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply
 from desktop_agent.ui.window import DesktopApp
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAICompatServer]:
-    with OpenAICompatServer() as running:
-        yield running
 
 
 @pytest.fixture

@@ -5,11 +5,10 @@ switchers (Alt+Left/Right), Delete with Undo, editing a running turn."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-from _window_helpers import env_for, send, turn_end
+from _window_helpers import send, turn_end
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -17,21 +16,6 @@ from desktop_agent.testing import OpenAICompatServer, ScriptedReply
 from desktop_agent.ui.chat._message_widget import MessageRow
 from desktop_agent.ui.chat._versions import VersionBar
 from desktop_agent.ui.window import DesktopApp
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAICompatServer]:
-    with OpenAICompatServer() as running:
-        yield running
-
-
-@pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
-    app = DesktopApp(environ=env_for(server), local_servers=[])
-    qtbot.addWidget(app.window)
-    await app.start()
-    yield app
-    await app.aclose()
 
 
 def _press(desktop: DesktopApp, keys: str) -> None:
