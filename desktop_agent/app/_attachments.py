@@ -1,8 +1,10 @@
 """The files a user attaches become part of the message, not paths to their originals.
 
 A message that pointed at the user's file broke every later turn (Retry too) once the
-file was moved or deleted, and backups did not hold it. When a message is sent, each
-image or audio file it names is read (in a worker thread) into a ``Base64Source``, as a
+file was moved or deleted, and backups did not hold it. When a file is attached, the
+composer reads it (in a worker thread, :func:`read_attachment`) into a ``Base64Source``;
+when a message is sent, any image or audio file it still names (attached a moment before
+Send, or by a caller without a composer) is read the same way — as a
 pasted image is; saving the session then stores it once in the session's
 content-addressed blob folder (``<id>.blobs/<sha256>.<ext>``) and the saved message
 refers to that copy — which the formatter's :class:`~desktop_agent.formatter.MediaPolicy`
@@ -73,14 +75,20 @@ async def embed_attachments(msg: Msg) -> int:
         path = attached_path(block)
         if path is None:
             continue
-        source = await asyncio.to_thread(_read_source, path, str(block["type"]))
+        source = await asyncio.to_thread(read_attachment, path, str(block["type"]))
         if source is not None:
             block["source"] = source
             embedded += 1
     return embedded
 
 
-def _read_source(path: str, kind: str) -> dict[str, Any] | None:
+def read_attachment(path: str, kind: str) -> dict[str, Any] | None:
+    """The file at ``path`` as a ``Base64Source`` of an image or audio (``kind``), or
+    ``None`` if it cannot be read or is too large (blocking: call it in a worker thread).
+
+    The composer calls it when a file is attached, so the message holds a copy of the
+    file from then on: moving or deleting the original before sending loses nothing.
+    """
     try:
         if os.path.getsize(path) > MAX_ATTACHMENT_BYTES:
             logger.warning("Attachment %s is too large to embed; it stays a path.", path)

@@ -44,7 +44,7 @@ class UnsupportedParameterError(Exception):
         super().__init__(
             f"The server does not accept the parameter “{parameter}” "
             f"({server_message.strip() or 'HTTP 400'}). Retry sends the message without it; "
-            f"to stop sending it, clear it in Settings → Parameters."
+            f"to stop sending it, clear it in Parameters (Settings, or the chat header)."
         )
 
 

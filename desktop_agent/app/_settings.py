@@ -85,6 +85,9 @@ class Settings(BaseModel):
     """For reasoning models that take it; ``""``: not sent."""
     stream: bool = True
     """Stream answers as they are written (off: the answer shows when it is complete)."""
+    auto_title: bool = False
+    """After a chat's first answer, ask the model for a short title (one small request
+    that sends the first exchange again: opt-in); a title the user gave is never replaced."""
 
     def resolved_working_folder(self) -> Path:
         """``working_folder`` as an absolute path (the home folder when unset)."""

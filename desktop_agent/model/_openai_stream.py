@@ -170,8 +170,8 @@ class StreamAccumulator:
         """Join the collected pieces; whether there were any."""
         joined = False
         for name, pending in self._pending.items():
-            if pending:
-                setattr(self, name, getattr(self, name) + "".join(pending))
+            if pending:  # one copy: the text so far and its new pieces, joined at once
+                setattr(self, name, "".join([getattr(self, name), *pending]))
                 pending.clear()
                 joined = True
         self._joined_at = time.perf_counter()

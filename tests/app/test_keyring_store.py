@@ -20,7 +20,7 @@ from desktop_agent.app._keyring_store import FILE_NOTE, SERVICE, KeyStore, load_
 class MemoryKeyring(KeyringBackend):
     """A keyring that keeps passwords in a dict."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
         super().__init__()
@@ -93,3 +93,15 @@ def test_without_a_keyring_the_owner_only_file_keeps_the_key(tmp_path: Path) -> 
     loaded = load_keys(load_settings(path).settings, store, path)
     preset = loaded.active_preset()
     assert preset is not None and preset.api_key.get_secret_value() == "sk-secret-123"
+
+
+def test_the_import_of_keyring_waits_for_first_use() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, desktop_agent.app._keyring_store as k; s = k.KeyStore();"
+        "print('keyring' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

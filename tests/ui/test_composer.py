@@ -102,9 +102,10 @@ def test_attached_image_file_previews_and_sends_as_image_block(
     qtbot.keyClicks(composer.input, "what is this?")
     with qtbot.waitSignal(composer.send_requested) as sent:
         qtbot.keyClick(composer.input, Qt.Key.Key_Return)
+    data = base64.b64encode(image.read_bytes()).decode("ascii")  # copied when attached
     assert sent.args[0] == [
         {"type": "text", "text": "what is this?"},
-        {"type": "image", "source": {"type": "url", "url": str(image.resolve())}},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}},
     ]
     assert composer.attachments() == []
 
@@ -124,9 +125,10 @@ def test_audio_file_attaches_as_audio_block_and_other_files_are_refused(
     blob = tmp_path / "blob.bin"  # neither media nor a document (text files are: issue 16)
     blob.write_bytes(b"\0\1\2")
     assert composer.add_files([clip, blob]) == [blob]
+    data = base64.b64encode(b"RIFF0000WAVE").decode("ascii")  # copied when attached
     assert composer.attachments()[0].block() == {
         "type": "audio",
-        "source": {"type": "url", "url": str(clip.resolve())},
+        "source": {"type": "base64", "media_type": "audio/wav", "data": data},
     }
 
 

@@ -46,10 +46,9 @@ from desktop_agent.app.library._meta import (
     title_from_conversation,
 )
 from desktop_agent.app.library._paths import SessionPaths, check_session_id, data_root
-from desktop_agent.app.library._scan import BLOB_THRESHOLD, StateScanner
+from desktop_agent.app.library._scan import BLOB_THRESHOLD, UNFINISHED_REPLY, StateScanner
 from desktop_agent.app.library._search import find_in_sessions
 from desktop_agent.app.library._storage import (
-    UNFINISHED_REPLY,
     Handoff,
     ListedEntry,
     SessionStore,

@@ -56,6 +56,10 @@ class ScanResult:
     pieces); they stay alive with ``parts``."""
 
 
+UNFINISHED_REPLY = "unfinished_reply"
+"""The part of a session file holding the reply that was streaming at the last save."""
+
+
 @dataclass(slots=True)
 class _CachedMessage:
     content: Any  # kept so that its id() is not reused while cached
@@ -96,6 +100,11 @@ class StateScanner:
             saved = {name: self._walk(state, seen) for name, state in list(parts.items())}
         finally:
             self._done = None
+        # A streaming reply has new content at every save: kept in the cache, it kept the
+        # text of an older state alive (another copy of a 20 MB reply) until the next save.
+        unfinished = parts.get(UNFINISHED_REPLY)
+        if isinstance(unfinished, dict):
+            seen.pop(id(unfinished.get("content")), None)
         self._cache = seen
         long_ids = frozenset(id(item) for item in long_items)
         return ScanResult(parts=saved, text="\n".join(texts), long_items=long_ids)

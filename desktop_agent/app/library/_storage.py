@@ -52,8 +52,6 @@ from desktop_agent.session._atomic_write import atomic_write_bytes
 
 logger = logging.getLogger("desktop_agent")
 
-UNFINISHED_REPLY = "unfinished_reply"
-"""The part of a session file holding the reply that was streaming at the last save."""
 
 Entry = dict[str, Any]
 T = TypeVar("T")

@@ -73,6 +73,14 @@ class CapBar(QWidget):
         row.addWidget(self.more_button)
         row.addWidget(self.save_button)
 
+    def set_complete(self, complete: bool) -> None:
+        """Offer Save to file… only for a whole text (not a reply still streaming)."""
+        if self.save_button.isEnabled() != complete:
+            self.save_button.setEnabled(complete)
+            self.save_button.setToolTip(
+                "Save the whole text to a file" if complete else "Available when the reply ends"
+            )
+
     def show_sizes(self, shown: int, total: int) -> None:
         """Say how much of the text is drawn."""
         text = f"Showing the first {size_text(shown)} of {size_text(total)}."

@@ -104,7 +104,9 @@ class MarkdownView(QWidget):
         self._measured_width = -1
         self._placed_width = -1
         self._placed: list[tuple[int, int]] = []
-        self._text: tuple[str, bool] | None = None
+        self._text: tuple[str, bool] | None = None  # the whole text, when it is kept
+        self._drawn: tuple[str, bool] | None = None  # what is rendered of it, and if final
+        self._total = 0
         self._cap = RENDER_CAP_CHARS
         self._shown_chars = 0
         self._shown_text = ""
@@ -133,18 +135,30 @@ class MarkdownView(QWidget):
         plain text, and a timer renders it as Markdown when the interval is over — an
         event of its own, so the render and the next update's work never add up to one
         long stall. ``force`` renders Markdown now.
+
+        A streaming text drawn only in part is not kept: holding it kept an older copy of
+        a huge reply alive while the model made the next one. The whole text is kept once
+        it is final (for Show more and Save to file…).
         """
-        self._text = (text, final)
-        if self.width() > 0 and self.isVisible():
-            self._width_hint = self.width()
         shown, shown_final = capped(text, final, self._cap)
         if shown is not text and len(shown) == len(self._shown_text):
             shown = self._shown_text  # the same cut: the render sees an unchanged text
+        self._text = (text, final) if final or shown is text else None
+        self._total = len(text)
+        self._render(shown, shown_final, budget, force)
+
+    def _render(
+        self, shown: str, final: bool, budget: float | None = RENDER_BUDGET_S, force: bool = False
+    ) -> None:
+        """Render ``shown`` (the drawn part of the text) and show the cap bar if it is cut."""
+        self._drawn = (shown, final)
+        if self.width() > 0 and self.isVisible():
+            self._width_hint = self.width()
         self._shown_text = shown
         self._shown_chars = len(shown)
-        bar_changed = self._show_cap_bar(len(shown), len(text))
+        bar_changed = self._show_cap_bar(len(shown), self._total)
         limit = None if budget is None else NEW_VIEWS_PER_SYNC
-        changed = self.text_render.update(shown, shown_final, budget, self._width_hint, force=force)
+        changed = self.text_render.update(shown, final, budget, self._width_hint, force=force)
         if changed or self._views_owed:
             self._sync(limit)
         elif bar_changed:
@@ -156,12 +170,12 @@ class MarkdownView(QWidget):
 
     def render_now(self) -> None:
         """Render as Markdown what was shown as plain text (tests, demos)."""
-        if self._text is not None and self.text_render.stale:
-            self.update_text(*self._text, budget=None, force=True)
+        if self._drawn is not None and self.text_render.stale:
+            self._render(*self._drawn, budget=None, force=True)
 
     def _render_owed(self) -> None:
-        if self._text is not None and self.text_render.stale:
-            self.update_text(*self._text)
+        if self._drawn is not None and self.text_render.stale:
+            self._render(*self._drawn)
 
     @property
     def pending(self) -> bool:
@@ -171,7 +185,7 @@ class MarkdownView(QWidget):
     @property
     def is_capped(self) -> bool:
         """Whether only the start of the text is rendered (the bar offers the rest)."""
-        return self._text is not None and self._shown_chars < len(self._text[0])
+        return self._drawn is not None and self._shown_chars < self._total
 
     @property
     def rendered_chars(self) -> int:
@@ -179,7 +193,8 @@ class MarkdownView(QWidget):
         return self._shown_chars
 
     def show_more(self) -> None:
-        """Render more of a capped text (four times as much)."""
+        """Render more of a capped text (four times as much; a streaming text, from its
+        next update on)."""
         self._cap *= SHOW_MORE_FACTOR
         if self._text is not None:
             self.update_text(*self._text)
@@ -197,6 +212,7 @@ class MarkdownView(QWidget):
             bar.more_requested.connect(self.show_more)
             bar.hide()
         bar.show_sizes(shown, total)
+        bar.set_complete(self._text is not None)
         if not bar.isHidden():
             return False
         bar.show()

@@ -1,9 +1,10 @@
 """Images and audio waiting in the composer, and their removable preview chips.
 
-Choice of source: a *file* becomes a ``URLSource`` holding its absolute local path — nothing
-is read while it waits in the composer, however large the file; when the message is sent,
-the chat service copies it into the message (and so into the session's blob folder), so a
-later move or deletion of the original loses nothing. *Pasted* image data has no file, so it
+Choice of source: a *file* becomes a ``URLSource`` holding its absolute local path, and its
+chip at once copies the file into the attachment (a ``Base64Source``, read in a worker
+thread), so moving or deleting the original after attaching loses nothing; saving the
+session stores the copy in the session's blob folder. Were Send pressed before the copy is
+made, the chat service copies the file then. *Pasted* image data has no file, so it
 becomes a PNG ``Base64Source``.
 Thumbnails are decoded with ``QImageReader`` (scaled while decoding) in a worker thread:
 it releases the GIL, where ``QImage.fromData`` would stall the GUI for large images.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import mimetypes
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,7 @@ from PySide6.QtGui import QImage, QImageReader, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 from shiboken6 import isValid
 
+from desktop_agent.app._attachments import read_attachment
 from desktop_agent.message import AudioBlock, Base64Source, ImageBlock, URLSource
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"}
@@ -130,6 +133,40 @@ class AttachmentChip(QFrame):
         layout.addWidget(name)
         layout.addWidget(self.remove_button)
         self._load_thumbnail()
+        self.copied: asyncio.Future[None] | None = self._copy_file()
+        """Done once an attached file is copied into :attr:`attachment` (``None``: nothing
+        to copy, or copied already, without an event loop)."""
+
+    def _copy_file(self) -> asyncio.Future[None] | None:
+        """Read an attached file into the attachment (in a worker thread when a loop runs)."""
+        path = self.attachment.path
+        if path is None or self.attachment.source.get("type") != "url":
+            return None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._take_copy(read_attachment(str(path), self.attachment.kind))
+            return None
+        read = loop.run_in_executor(None, read_attachment, str(path), self.attachment.kind)
+        done: asyncio.Future[None] = loop.create_future()
+
+        def take(future: asyncio.Future[dict[str, object] | None]) -> None:
+            if not future.cancelled() and future.exception() is None and isValid(self):
+                self._take_copy(future.result())
+            if not done.done():
+                done.set_result(None)
+
+        read.add_done_callback(take)
+        return done
+
+    def _take_copy(self, source: dict[str, object] | None) -> None:
+        """Send ``source`` (the file's data) instead of the path; ``None`` keeps the path
+        (unreadable or too large: the chat service reports it when the message is sent)."""
+        if source is not None:
+            copy = Base64Source(
+                type="base64", media_type=str(source["media_type"]), data=str(source["data"])
+            )
+            self.attachment = dataclasses.replace(self.attachment, source=copy)
 
     def set_thumbnail(self, image: QImage | None) -> None:
         """Show the decoded thumbnail (on the GUI thread: ``QPixmap`` is not thread-safe)."""

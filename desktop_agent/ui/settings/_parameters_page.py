@@ -46,12 +46,15 @@ class ParametersPage(QWidget):
             self.effort.addItem(effort.capitalize() if effort else NOT_SENT, effort)
         self.effort.setToolTip("For reasoning models that take it (o-series, GPT-5, …)")
         self.stream = QCheckBox("Show answers as they are written (streaming)")
+        self.auto_title = QCheckBox("Let the model title new chats (one small request)")
+        self.auto_title.setToolTip("After the first answer; a title you gave is never replaced")
         form = QFormLayout(self)
         form.addRow("Max output tokens", self.max_tokens)
         form.addRow("Top p", self.top_p)
         form.addRow("Reasoning effort", self.effort)
         form.addRow("", self.stream)
-        note = QLabel(
+        form.addRow("", self.auto_title)
+        self.note = note = QLabel(
             "These are the defaults of every chat. A server that rejects a parameter says so "
             "in the chat; Retry then sends the message without it."
         )
@@ -65,6 +68,7 @@ class ParametersPage(QWidget):
         self.top_p.setValue(settings.top_p or 0.0)
         self.effort.setCurrentIndex(max(0, self.effort.findData(settings.reasoning_effort)))
         self.stream.setChecked(settings.stream)
+        self.auto_title.setChecked(settings.auto_title)
 
     def apply(self, settings: Settings) -> Settings:
         """``settings`` with this page's fields."""
@@ -74,5 +78,6 @@ class ParametersPage(QWidget):
                 "top_p": self.top_p.value() or None,
                 "reasoning_effort": str(self.effort.currentData() or ""),
                 "stream": self.stream.isChecked(),
+                "auto_title": self.auto_title.isChecked(),
             }
         )

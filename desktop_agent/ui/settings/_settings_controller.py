@@ -7,6 +7,7 @@ event loop), and its model-list requests run as tasks of this controller.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -26,6 +27,7 @@ from desktop_agent.app import (
     fetch_model_ids,
     save_settings,
 )
+from desktop_agent.app._keyring_store import KeyStore, load_keys, save_keys
 from desktop_agent.app._providers import LOCAL_SERVERS
 from desktop_agent.ui._qt_async import TaskSet
 from desktop_agent.ui.settings._settings_dialog import SettingsDialog
@@ -71,6 +73,9 @@ class SettingsController(QObject):
         self._tasks = TaskSet()
         self._dialog: SettingsDialog | None = None
         self._page_factories: list[tuple[str, Callable[[], QWidget]]] = []
+        self.key_store: KeyStore | None = None
+        """Where API keys are kept (the OS keyring, else the file); ``None``: the file."""
+        self._keys_loaded = False
 
     @property
     def settings(self) -> Settings:
@@ -95,6 +100,7 @@ class SettingsController(QObject):
         """Find the provider (settings → environment → local server) and announce it."""
         self.searching_changed.emit(True)
         try:
+            await self._load_keys()
             found = await discover(
                 self._settings,
                 environ=os.environ if self._environ is None else self._environ,
@@ -123,11 +129,24 @@ class SettingsController(QObject):
         dialog.saved.connect(self.apply)
         dialog.models_requested.connect(lambda url, key: self._fetch_models(dialog, url, key))
         dialog.finished.connect(dialog.deleteLater)
+        if self.key_store is not None and self._keys_loaded:
+            dialog.key_store_note.setText(self.key_store.note())
         self._dialog = dialog
         dialog.open()
         dialog.request_models()
         self.dialog_opened.emit(dialog)
         return dialog
+
+    async def _load_keys(self) -> None:
+        """Once: the keys from the keyring (moving any still in the file), in a thread."""
+        store = self.key_store
+        if store is None or self._keys_loaded:
+            return
+        self._keys_loaded = True
+        try:
+            self._settings = await asyncio.to_thread(load_keys, self._settings, store, self._path)
+        except OSError as exc:  # the file could not be rewritten: the keys stay in it
+            logger.warning("Could not move the API keys to the keyring: %s", exc.strerror)
 
     def add_page_factory(self, title: str, factory: Callable[[], QWidget]) -> None:
         """Give every Settings dialog opened from now on a tab made by ``factory``.
@@ -141,7 +160,10 @@ class SettingsController(QObject):
     def apply(self, settings: Settings) -> None:
         """Persist ``settings``, use them at once, and resolve the provider again."""
         try:
-            save_settings(settings, self._path)
+            if self.key_store is not None:  # keys in the OS keyring if it has one (issue 17)
+                save_keys(settings, self.key_store, self._path)
+            else:
+                save_settings(settings, self._path)
         except OSError as exc:
             logger.warning("Could not save settings: %s", exc.strerror)
             self.warning.emit(

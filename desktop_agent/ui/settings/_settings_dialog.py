@@ -154,6 +154,9 @@ class SettingsDialog(QDialog):
         self.show_key.toggled.connect(self._on_show_key)
         self.key_note = QLabel("")  # where keys come from (ProviderCatalog)
         self.key_note.setObjectName("caption")
+        self.key_store_note = QLabel("")  # where keys are kept: the OS keyring or the file
+        self.key_store_note.setObjectName("caption")
+        self.key_store_note.setTextFormat(Qt.TextFormat.PlainText)  # a backend's name
         self.model = QComboBox(editable=True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.refresh_models = QToolButton()
@@ -181,6 +184,7 @@ class SettingsDialog(QDialog):
         form.addRow("Base URL", self.base_url)
         form.addRow("API key", _row(self.api_key, self.show_key))
         form.addRow("", self.key_note)
+        form.addRow("", self.key_store_note)
         form.addRow("Model", _row(self.model, self.refresh_models))
         form.addRow("", self.models_status)
         form.addRow("Temperature", self.temperature)

@@ -48,6 +48,8 @@ class ChatController(QObject):
         self._stopping: asyncio.Task[None] | None = None
         self.model_for_chat: Callable[[Provider | None], Provider | None] = lambda p: p
         """Maps the configured provider to the one the chat uses (the header's model)."""
+        self.settings_for_chat: Callable[[Settings], Settings] = lambda s: s
+        """Maps the settings to the chat's (its assistant's temperature)."""
         service.subscribe(self._on_turn_event)
 
     @property
@@ -57,7 +59,7 @@ class ChatController(QObject):
 
     def configure(self, settings: Settings, provider: Provider | None) -> None:
         """Use new settings/provider (with the chat's model) from the next turn on."""
-        self.service.configure(settings, self.model_for_chat(provider))
+        self.service.configure(self.settings_for_chat(settings), self.model_for_chat(provider))
 
     def send(self, content: str | list[ContentBlock]) -> None:
         """Send the user's message (ignored while a turn runs or without a provider).

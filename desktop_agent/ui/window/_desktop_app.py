@@ -15,6 +15,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QDialog
 from shiboken6 import isValid
 
+from desktop_agent._malloc import return_large_blocks
 from desktop_agent.app import (
     ChatService,
     Conversation,
@@ -29,8 +30,13 @@ from desktop_agent.app import (
     TurnStarted,
     load_settings,
 )
+from desktop_agent.app._assistants import ASSISTANTS_FILE, AssistantLibrary
+from desktop_agent.app._auto_title import AutoTitler
+from desktop_agent.app._chat_params import CHAT_PARAMS_FILE, ChatParams
+from desktop_agent.app._keyring_store import KeyStore
 from desktop_agent.app._model_choice import MODELS_FILE, ModelChoice
 from desktop_agent.app._providers import LOCAL_SERVERS
+from desktop_agent.app._session_switcher import ActiveSessionChanged
 from desktop_agent.app._transcription import provider_transcriber
 from desktop_agent.ui.chat import ChatView
 from desktop_agent.ui.export import ExportController
@@ -41,7 +47,9 @@ from desktop_agent.ui.settings._parameters_page import PARAMETERS_PAGE_TITLE, Pa
 from desktop_agent.ui.sidebar import SessionsController
 from desktop_agent.ui.template_editor import TemplateEditorController
 from desktop_agent.ui.theme import apply_theme, resolve_dark
+from desktop_agent.ui.window._assistant_picker import AssistantController
 from desktop_agent.ui.window._chat_controller import ChatController, describe_state
+from desktop_agent.ui.window._chat_params_dialog import ChatParamsDialog
 from desktop_agent.ui.window._geometry import place_window, save_placement, state_path
 from desktop_agent.ui.window._live_stats import LiveStats
 from desktop_agent.ui.window._main_window import MainWindow
@@ -76,6 +84,7 @@ class DesktopApp(QObject):
         environ: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
+        return_large_blocks()  # a huge reply's memory goes back to the system when freed
         loaded = load_settings(settings_path)
         self._window_state = state_path()
         self._placed = False
@@ -83,6 +92,7 @@ class DesktopApp(QObject):
         self.settings = SettingsController(
             loaded, path=settings_path, local_servers=local_servers, environ=environ
         )
+        self.settings.key_store = KeyStore()  # API keys in the OS keyring if any (issue 17)
         self.permissions = PermissionController()
         self.mcp_servers = McpServers(loaded.settings.mcp_servers)  # shared by every chat
         self.service = ChatService(
@@ -132,6 +142,8 @@ class DesktopApp(QObject):
             save_placement(self.window, self.window.splitter, self._window_state)
         await self.versions.aclose()
         await self.models.aclose()
+        await self.titles.aclose()
+        await self.assistants.aclose()
         await self.chat.aclose()
         await self.tools.aclose()  # every MCP server process ends
         await self.template_editor.aclose()
@@ -181,6 +193,38 @@ class DesktopApp(QObject):
             self.window.model_picker, self.model_choice, self.service, self._reconfigure_chat
         )
         self.sessions.switcher.add_listener(self.models.on_session)
+        self.titles = AutoTitler(self.sessions.switcher)  # the model proposes chat titles
+        self.assistants = AssistantController(
+            self.window.assistant_picker,
+            AssistantLibrary(folder / ASSISTANTS_FILE if folder is not None else None),
+            self.service,
+            self.models.choose,
+            self.sessions.switcher.save_now,
+            self._reconfigure_chat,
+        )
+        self.sessions.switcher.add_listener(self.assistants.on_session)
+        self.chat_params = ChatParams(folder / CHAT_PARAMS_FILE if folder is not None else None)
+        self.sessions.switcher.add_listener(self._on_session_params)
+        self.window.params_button.clicked.connect(self.open_chat_params)
+        self.chat.settings_for_chat = lambda settings: self.chat_params.apply(
+            self.assistants.settings_for_chat(settings)
+        )
+
+    def _on_session_params(self, event: object) -> None:
+        if isinstance(event, ActiveSessionChanged):
+            created = event.session_id is not None and event.summary is None
+            self.chat_params.on_session(event.session_id, created=created)
+            if not created:
+                self._reconfigure_chat()
+
+    def open_chat_params(self) -> ChatParamsDialog:
+        """The header's Parameters: this chat's own temperature, max tokens, …"""
+        dialog = ChatParamsDialog(
+            self.chat_params, self.settings.settings, self._reconfigure_chat, self.window
+        )
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
 
     def _reconfigure_chat(self) -> None:
         self.chat.configure(self.settings.settings, self.settings.provider)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractScrollArea,
     QApplication,
+    QHBoxLayout,
     QMainWindow,
     QPushButton,
     QSplitter,
@@ -24,6 +25,8 @@ from PySide6.QtWidgets import (
 from desktop_agent.ui._notice import DismissibleNotice
 from desktop_agent.ui.composer import Composer
 from desktop_agent.ui.sidebar import SessionProblemPanel, Sidebar
+from desktop_agent.ui.window._assistant_picker import AssistantPicker
+from desktop_agent.ui.window._chat_params_dialog import params_button
 from desktop_agent.ui.window._first_run import FirstRunPanel
 from desktop_agent.ui.window._model_picker import ModelPicker
 from desktop_agent.ui.window._shortcut_overlay import ShortcutOverlay
@@ -66,6 +69,8 @@ class MainWindow(QMainWindow):
         self.composer = Composer()
         self.status_line = StatusLine()
         self.model_picker = ModelPicker()  # the chat header (issue 17)
+        self.assistant_picker = AssistantPicker()
+        self.params_button = params_button()  # this chat's temperature, max tokens, …
         self._pages = QStackedWidget()
         self._pages.addWidget(chat_view)
         self._pages.addWidget(self.first_run)
@@ -209,7 +214,12 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(chat_column)
         column.setContentsMargins(12, 8, 12, 4)
         column.setSpacing(6)
-        column.addWidget(self.model_picker, 0, Qt.AlignmentFlag.AlignLeft)
+        header = QHBoxLayout()  # the chat header: assistant, model
+        header.addWidget(self.assistant_picker)
+        header.addWidget(self.model_picker)
+        header.addWidget(self.params_button)
+        header.addStretch(1)
+        column.addLayout(header)
         column.addWidget(self.banner)
         column.addWidget(self._pages, 1)
         column.addWidget(self.composer)

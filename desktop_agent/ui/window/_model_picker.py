@@ -171,6 +171,8 @@ class ModelPickerController:
             return
         if event.session_id is None:
             self.choice.new_chat()
+        elif event.summary is None:
+            return  # the chat just became a session (its first message): same chat, same model
         else:
             self.choice.restore(event.model)
         self._apply()

@@ -3,6 +3,7 @@ copy of the whole file, and reads back exactly."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,19 @@ async def test_a_long_answer_in_memory_is_encoded_in_pieces(tmp_path: Path, mess
     decoded = decode(b"".join(chunks))
     assert decoded["memory"]["content"][-1][0]["content"][0]["text"] == huge
     assert len(decoded["memory"]["content"]) == messages + 1
+
+
+async def test_the_scanner_keeps_no_earlier_state_of_a_streaming_reply(tmp_path: Path) -> None:
+    """Autosaves while a reply streams: the scanner's cache keeps the saved memory's
+    messages (they do not change) but not the streaming reply, whose content is new at
+    every save — keeping it held an older copy of a 20 MB text until the next save."""
+    memory = InMemoryMemory()
+    await memory.add(Msg("User", "print the log", "user"))
+    reply = Msg("Friday", [{"type": "text", "text": "log line\n" * 1000}], "assistant")
+    scanner = StateScanner(tmp_path / "s.blobs")
+    scanner.scan({"memory": memory.state_dict(), "unfinished_reply": reply.to_dict()})
+    streamed = reply.content
+    kept = {id(obj) for obj in gc.get_referrers(streamed) if type(obj).__name__ == "_CachedMessage"}
+    assert kept == set()
+    question = memory.state_dict()["content"][0][0]["content"]
+    assert any(type(obj).__name__ == "_CachedMessage" for obj in gc.get_referrers(question))

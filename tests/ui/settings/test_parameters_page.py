@@ -21,6 +21,8 @@ def test_the_page_edits_the_parameters(qtbot: QtBot) -> None:
     page.top_p.setValue(0.0)  # back to "not sent"
     page.effort.setCurrentIndex(page.effort.findData("high"))
     page.stream.setChecked(False)
+    assert not page.auto_title.isChecked()  # opt-in
+    page.auto_title.setChecked(True)
     saved: list[Settings] = []
     dialog.saved.connect(saved.append)
     dialog.accept()
@@ -28,3 +30,4 @@ def test_the_page_edits_the_parameters(qtbot: QtBot) -> None:
     assert saved[0].top_p is None
     assert saved[0].reasoning_effort == "high"
     assert saved[0].stream is False
+    assert saved[0].auto_title is True

@@ -94,6 +94,8 @@ async def test_the_choice_is_saved_with_the_chat_and_restored(
     await _until(lambda: switcher.active_id is not None)
     first = switcher.active_id
     assert first is not None
+    await send(qtbot, desktop, "still the first chat")  # saved as a session: same model
+    assert server.chat_requests[-1].body["model"] == "alpha-small"
 
     await switcher.new_chat()
     assert desktop.service.provider is not None
