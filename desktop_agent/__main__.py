@@ -25,7 +25,7 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
         "shipped resources, print a report and exit: 0 when everything works",
     )
     if argv and argv[0] in (*_COMMANDS, "-h", "--help"):  # they load the library: when asked
-        from desktop_agent.app.transfer import add_commands
+        from desktop_agent.app.transfer import add_commands  # only the subcommands load it
 
         add_commands(parser)
     return parser.parse_args(argv)
@@ -38,7 +38,7 @@ def _load_pdf_renderer() -> Callable[[dict[str, Any]], bytes]:
     """The PDF renderer of the ``ui`` layer; offscreen Qt when there is no display."""
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from desktop_agent.ui.export import conversation_pdf
+    from desktop_agent.ui.export import conversation_pdf  # Qt only for PDF
 
     return conversation_pdf
 
@@ -49,11 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     multiprocessing.freeze_support()
     args = _parse_args(sys.argv[1:] if argv is None else argv)
     if getattr(args, "command", None):
-        from desktop_agent.app.transfer import run_cli
+        from desktop_agent.app.transfer import run_cli  # only the subcommands load it
 
         return run_cli(args, _load_pdf_renderer)
     if args.self_check:
-        from desktop_agent.ui._self_check import run_self_check
+        from desktop_agent.ui._self_check import run_self_check  # only --self-check loads it
 
         return run_self_check()
     try:

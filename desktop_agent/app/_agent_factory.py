@@ -121,6 +121,7 @@ async def build_agent_parts(
             (if not yet) and their enabled tools registered, asking ``permissions``.
     """
     await preload_agent_core()
+    # The agent core loads after first paint.
     from desktop_agent.app._desktop_agent import DesktopAgent
     from desktop_agent.formatter import MediaPolicy, OpenAIChatFormatter
     from desktop_agent.tool import Toolkit, ToolPermissions, register_desktop_tools
@@ -154,7 +155,7 @@ async def build_agent_parts(
     )
     agent.set_console_output_enabled(False)
     if agent.plan_notebook is not None:
-        from desktop_agent.app._plan_card import attach_plan_card
+        from desktop_agent.app._plan_card import attach_plan_card  # only with plan mode on
 
         attach_plan_card(agent.plan_notebook, agent)
     state.attach(agent)
@@ -177,7 +178,7 @@ def _formatter(formatter: Any, policy: Any, folders: list[Path] | None) -> Any:
 
 def _metered_model(provider: Provider, settings: Settings, usage: UsageMeter) -> Any:
     """An ``OpenAIChatModel`` that also reports each call's usage to ``usage``."""
-    from desktop_agent.model import OpenAIChatModel
+    from desktop_agent.model import OpenAIChatModel  # the agent core loads after first paint
 
     class MeteredChatModel(OpenAIChatModel):
         async def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -195,7 +196,7 @@ def _metered_model(provider: Provider, settings: Settings, usage: UsageMeter) ->
             usage.stats.call_ended(getattr(result, "usage", None))
             return result
 
-    import httpx
+    import httpx  # loaded with the model client
 
     # Our own timeouts, not the SDK's 600 s: connecting, and "no byte received for N s"
     # (httpx's read timeout is per read) — a server that hangs mid-answer becomes an error.

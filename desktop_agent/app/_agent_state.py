@@ -84,10 +84,12 @@ class AgentState(StateModule):
         """
         super().__init__()
         if memory is None:
+            # Loaded with the agent core, after first paint.
             from desktop_agent.app._session_memory import SessionMemory
 
             memory = SessionMemory()
         if input_module is None:
+            # Loaded with the agent core, after first paint.
             from desktop_agent.context import InputModule
 
             input_module = InputModule()
@@ -110,6 +112,7 @@ class AgentState(StateModule):
         """The conversation's other versions (edits, regenerated answers), created on use."""
         tree = self.__dict__["_versions"]
         if tree is None:
+            # Loaded with the agent core, after first paint.
             from desktop_agent.app._conversation_tree import ConversationTree
 
             tree = ConversationTree()
@@ -119,6 +122,7 @@ class AgentState(StateModule):
     def ensure_plan_notebook(self) -> PlanNotebook:
         """The conversation's plan notebook, created on first use (plans on)."""
         if self.plan_notebook is None:
+            # Loaded with the agent core, after first paint.
             from desktop_agent.plan import PlanNotebook
 
             self.plan_notebook = PlanNotebook()

@@ -36,7 +36,7 @@ def clean_title(text: str) -> str:
 
 async def propose_title(provider: Provider, question: str, answer: str) -> str:
     """One small request: a title for the exchange (``""`` if the model gave none)."""
-    from desktop_agent.model import OpenAIChatModel
+    from desktop_agent.model import OpenAIChatModel  # the agent core loads after first paint
 
     model = OpenAIChatModel(
         provider.model,

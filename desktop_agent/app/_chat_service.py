@@ -307,6 +307,7 @@ class ChatService:
     def versions(self) -> ConversationVersions:
         """Edit and resend, regenerate, switch versions, delete turns (non-destructive)."""
         if self._versions is None:
+            # Loaded on first edit/regenerate/switch.
             from desktop_agent.app._versions import ConversationVersions
 
             self._versions = ConversationVersions(self, self._conversation)

@@ -274,7 +274,7 @@ def _plain_text(path: Path) -> str:
 
 
 def _pdf_text(path: Path, cancel: threading.Event) -> tuple[str, int]:
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # heavy: loaded for the first PDF
 
     try:
         pdf = pdfium.PdfDocument(str(path))
@@ -328,7 +328,7 @@ def render_pdf_pages(
         DocumentError: The PDF is broken or encrypted.
         ExtractionCancelled: ``cancel`` was set.
     """
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # heavy: loaded for the first PDF
     import pypdfium2.raw
 
     try:
@@ -354,7 +354,7 @@ def render_pdf_pages(
 
 
 def _docx_text(path: Path, cancel: threading.Event) -> str:
-    import docx
+    import docx  # heavy: loaded for the first Word file
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 

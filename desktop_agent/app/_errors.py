@@ -18,7 +18,7 @@ def describe_error(exc: BaseException, *, secret: str = "") -> tuple[str, bool]:
         exc: What the turn raised.
         secret: The API key in use; masked should a server echo it back.
     """
-    from desktop_agent.model import ModelError
+    from desktop_agent.model import ModelError  # the model package loads after first paint
 
     if isinstance(exc, ModelError):
         text, retryable = str(exc), exc.retryable

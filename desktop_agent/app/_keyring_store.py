@@ -47,7 +47,7 @@ class KeyStore:
         if not self._resolved:
             self._resolved = True
             try:
-                import keyring
+                import keyring  # ~0.27 s: loaded in a worker thread
 
                 self._backend = keyring.get_keyring()
             except Exception as exc:  # no keyring, a broken backend: the file it is

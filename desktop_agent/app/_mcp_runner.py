@@ -91,7 +91,7 @@ class ServerRunner:
         client = self._client
         if client is None or not client.is_connected:
             raise MCPServerError(f"the MCP server {self.config.name!r} is not connected.")
-        from mcp.shared.exceptions import McpError
+        from mcp.shared.exceptions import McpError  # the mcp SDK loads with the first server
 
         function = await client.get_callable_function(tool)
         self._in_flight += 1
@@ -178,6 +178,7 @@ class ServerRunner:
             await client.close()
 
     def _make_client(self) -> StatefulClientBase:
+        # The mcp SDK loads with the first server.
         from desktop_agent.mcp import HttpStatefulClient, StdIOStatefulClient
 
         config = self.config
@@ -226,6 +227,7 @@ class ServerRunner:
 
 
 def _tool_info(tool: Any) -> McpToolInfo:
+    # The mcp SDK loads with the first server.
     from desktop_agent.mcp._mcp_function import _function_schema
 
     return McpToolInfo(tool.name, tool.description or "", _function_schema(tool))

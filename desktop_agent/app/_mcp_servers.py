@@ -256,6 +256,7 @@ class McpServers:
         return (await self._start_all([config], retry_failed=True))[0]
 
     async def _call(self, server: str, tool: str, arguments: dict[str, Any]) -> ToolResponse:
+        # The runner loads with the first server.
         from desktop_agent.app._mcp_runner import MCPServerError
 
         runner = self._runners.get(server)

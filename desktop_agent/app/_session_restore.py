@@ -49,6 +49,7 @@ async def load_off_loop(
     10,000 messages take ~100 ms — runs in a thread too. If that fails, the library loads
     it again on the loop, so that it records the damage and raises as usual.
     """
+    # The session layer loads after first paint.
     from desktop_agent.session._json_codec import gc_paused
 
     held = _HeldState()
@@ -124,6 +125,7 @@ def write_last_session(path: Path, session_id: str | None) -> None:
     Raises:
         OSError: The file could not be written.
     """
+    # The session layer loads after first paint.
     from desktop_agent.session._atomic_write import atomic_write_bytes
 
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -238,6 +238,7 @@ class SessionSwitcher:
                 return None
             if self.service.busy:
                 raise RuntimeError("A reply is being written: stop it before switching.")
+            # The session layer loads after first paint.
             from desktop_agent.session._json_codec import gc_paused
 
             state = AgentState(self.service.settings.system_prompt)
@@ -295,7 +296,7 @@ class SessionSwitcher:
         self._publish(ActiveSessionChanged(session_id, summary, read_only, model, reason))
 
     def _new_autosaver(self, session_id: str) -> Autosaver:
-        from desktop_agent.app.library import Autosaver
+        from desktop_agent.app.library import Autosaver  # the library loads after first paint
 
         assert self.library is not None
         return Autosaver(
@@ -429,6 +430,7 @@ class SessionSwitcher:
 
     async def _create_session(self, state: AgentState) -> None:
         """Make the chat showing ``state`` a saved session (its first turn started)."""
+        # The library loads after first paint.
         from desktop_agent.app.library import SessionSaveError
 
         try:

@@ -38,7 +38,7 @@ async def transcribe(
     Raises:
         TranscriptionError: The provider has no speech-to-text, or the request failed.
     """
-    import openai
+    import openai  # ~0.7 s: loaded on first use
 
     client = openai.AsyncOpenAI(
         base_url=base_url, api_key=api_key or "none", max_retries=0, timeout=120

@@ -220,7 +220,7 @@ def _read_file(path: str) -> bytes | None:
 
 
 def _download(url: str) -> bytes:
-    from urllib.request import urlopen
+    from urllib.request import urlopen  # only remote media needs it
 
     with urlopen(url, timeout=_DOWNLOAD_TIMEOUT) as response:
         data: bytes = response.read()

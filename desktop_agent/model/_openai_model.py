@@ -98,7 +98,7 @@ class OpenAIChatModel(ChatModelBase):
         self.generate_kwargs: dict[str, Any] = generate_kwargs or {}
         self._structured_output_fallback = False
 
-        import openai
+        import openai  # ~0.7 s: loaded on first use
 
         client_class = openai.AsyncClient if client_type == "openai" else openai.AsyncAzureOpenAI
         self.client: Any = client_class(
@@ -203,7 +203,7 @@ class OpenAIChatModel(ChatModelBase):
     async def _create(
         self, request: dict[str, Any], started: float
     ) -> ChatResponse | AsyncGenerator[ChatResponse, None]:
-        import openai
+        import openai  # ~0.7 s: loaded on first use
 
         try:
             response = await self.client.chat.completions.create(**_untransformed(request))
@@ -231,7 +231,7 @@ class OpenAIChatModel(ChatModelBase):
         self, stream: Any, accumulator: StreamAccumulator
     ) -> AsyncGenerator[ChatResponse, None]:
         """Cumulative responses from an SDK ``AsyncStream`` of chunks; closes it at the end."""
-        import openai
+        import openai  # ~0.7 s: loaded on first use
 
         pacer = Pacer()
         received = False

@@ -34,7 +34,7 @@ def parse_tool_arguments(text: str | None) -> dict[str, Any]:
 
 
 def _repair(text: str) -> Any:
-    import json_repair
+    import json_repair  # only broken arguments need it
 
     try:
         return json_repair.loads(text)

@@ -208,7 +208,7 @@ class CompletionEncoder:
 
 
 def _b64(data: bytes) -> str:
-    import base64
+    import base64  # only audio replies
 
     return base64.b64encode(data).decode("ascii")
 

@@ -40,7 +40,7 @@ def _ziamath() -> ModuleType:
     with warnings.catch_warnings():
         # ziafont 0.11 calls importlib.resources.path (deprecated) at import time.
         warnings.simplefilter("ignore", DeprecationWarning)
-        import ziamath
+        import ziamath  # in the helper process only
 
     ziamath.config.svg2 = False  # QSvgRenderer reads SVG 1.1 / Tiny (xlink:href)
     return ziamath
@@ -61,7 +61,7 @@ def typeset_raw(
         bbox, margin = formula.node.bbox, formula.margin
     except Exception as exc:  # ziamath raises many kinds on bad LaTeX
         return f"{type(exc).__name__}: {exc}"[:200]
-    from PySide6.QtCore import QByteArray, QRectF, Qt
+    from PySide6.QtCore import QByteArray, QRectF, Qt  # in the helper process only
     from PySide6.QtGui import QImage, QPainter
     from PySide6.QtSvg import QSvgRenderer
 
@@ -135,7 +135,7 @@ class TypesetProcess:
             self._executor.shutdown(wait=False, cancel_futures=True)
 
     def _feed(self) -> None:
-        import multiprocessing
+        import multiprocessing  # with the first formula
         from concurrent.futures import ProcessPoolExecutor
 
         while (item := self._queue.get()) is not None:

@@ -393,7 +393,7 @@ async def _check_tls() -> str:
 
 
 async def _check_template() -> str:
-    from desktop_agent.context import InputModule
+    from desktop_agent.context import InputModule  # as the app: after first paint
 
     path = InputModule.default_config_path()
     config = InputModule().validate_config(path)
@@ -401,9 +401,9 @@ async def _check_template() -> str:
 
 
 async def _check_agent_core() -> str:
-    from desktop_agent.app import preload_agent_core
+    from desktop_agent.app import preload_agent_core  # as the app: after first paint
 
     await preload_agent_core()
-    import openai
+    import openai  # as the app: after first paint
 
     return f"imports (openai {openai.__version__})"

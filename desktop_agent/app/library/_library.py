@@ -36,7 +36,7 @@ from desktop_agent.app.library._errors import (
     SessionError,
     SessionFromNewerVersionError,
 )
-from desktop_agent.app.library._files import SessionFile
+from desktop_agent.app.library._files import SessionFile, read_session_file
 from desktop_agent.app.library._lock import SessionLock
 from desktop_agent.app.library._meta import (
     SCHEMA_VERSION,
@@ -164,8 +164,6 @@ class SessionLibrary:
         Raises:
             SessionCorruptError: It is not in the trash, or cannot be read.
         """
-        from desktop_agent.app.library._files import read_session_file
-
         check_session_id(session_id)
         path = self._paths.file(session_id, self._paths.trash)
         try:

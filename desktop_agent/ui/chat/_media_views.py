@@ -61,7 +61,7 @@ MEDIA_EXTENSIONS = {
 def multimedia() -> ModuleType | None:
     """``PySide6.QtMultimedia`` if it imports (it ships in PySide6-Addons), else ``None``."""
     try:
-        from PySide6 import QtMultimedia
+        from PySide6 import QtMultimedia  # slow, maybe absent: on first use
     except ImportError:
         return None
     return QtMultimedia

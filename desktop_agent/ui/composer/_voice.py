@@ -103,7 +103,7 @@ def voice_attachment(wav: bytes, duration_ms: int) -> Attachment:
 def multimedia() -> Any:
     """The QtMultimedia module, or ``None`` when the Addons wheel is missing."""
     try:
-        from PySide6 import QtMultimedia
+        from PySide6 import QtMultimedia  # slow, maybe absent: on first use
     except ImportError:
         return None
     return QtMultimedia
@@ -133,6 +133,7 @@ class VoiceRecorder(QObject):
         mm = multimedia()
         if mm is None:
             return "Voice input needs QtMultimedia (the PySide6 Addons package)."
+        # Slow, maybe absent: on first use.
         from PySide6.QtCore import QCoreApplication, QMicrophonePermission
 
         app = QCoreApplication.instance()

@@ -135,7 +135,7 @@ class SessionsController(QObject):
         self._tasks.spawn(self._activate(session_id), "sessions-open")
 
     async def _activate(self, session_id: str) -> None:
-        from desktop_agent.app.library import SessionError
+        from desktop_agent.app.library import SessionError  # the library loads after first paint
 
         query = self.model.search_query  # a search hit opens at its match
         if session_id == self.switcher.active_id:
@@ -202,7 +202,7 @@ class SessionsController(QObject):
         self._tasks.spawn(self._delete(session_id), "sessions-delete")
 
     async def _delete(self, session_id: str) -> None:
-        from desktop_agent.app.library import SessionError
+        from desktop_agent.app.library import SessionError  # the library loads after first paint
 
         title = self._title_of(session_id)
         try:
@@ -220,7 +220,7 @@ class SessionsController(QObject):
         self._tasks.spawn(self._restore(session_id), "sessions-restore")
 
     async def _restore(self, session_id: str) -> None:
-        from desktop_agent.app.library import SessionError
+        from desktop_agent.app.library import SessionError  # the library loads after first paint
 
         try:
             await self.switcher.restore(session_id)
@@ -245,7 +245,7 @@ class SessionsController(QObject):
         self._tasks.spawn(self._rename(session_id, title), "sessions-rename")
 
     async def _rename(self, session_id: str, title: str) -> None:
-        from desktop_agent.app.library import SessionError
+        from desktop_agent.app.library import SessionError  # the library loads after first paint
 
         try:
             await self.switcher.rename(session_id, title)
@@ -258,7 +258,7 @@ class SessionsController(QObject):
         self._tasks.spawn(self._empty_trash(), "sessions-empty-trash")
 
     async def _empty_trash(self) -> None:
-        from desktop_agent.app.library import SessionError
+        from desktop_agent.app.library import SessionError  # the library loads after first paint
 
         box = QMessageBox(QMessageBox.Icon.Warning, "Empty trash", "", parent=self.window)
         box.setText("Delete the sessions in the trash for good?")
@@ -303,7 +303,7 @@ class SessionsController(QObject):
         self._tasks.spawn(self._preview_trashed(session_id), "sessions-trash-preview")
 
     async def _preview_trashed(self, session_id: str) -> None:
-        from desktop_agent.app.library import SessionError
+        from desktop_agent.app.library import SessionError  # the library loads after first paint
 
         title = self._title_of(session_id)
         try:
