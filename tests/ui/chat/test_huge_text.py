@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from _chat_helpers import message_row, settle
 
-from desktop_agent.app import Conversation
+from desktop_agent.app import Conversation, ConversationEntry
 from desktop_agent.message import Msg
 from desktop_agent.ui.chat import RENDER_STATS, ChatView
 from desktop_agent.ui.chat._capped_text import RENDER_CAP_CHARS, SHOW_MORE_FACTOR
@@ -149,9 +149,12 @@ def test_one_relayout_goes_on_with_a_pending_render_once(
     assert lst.rendering
     refreshes: list[int] = []
     original = MessageRow.refresh
-    monkeypatch.setattr(
-        MessageRow, "refresh", lambda row, entry: (refreshes.append(1), original(row, entry))[1]
-    )
+
+    def counted(row: MessageRow, entry: ConversationEntry) -> None:
+        refreshes.append(1)
+        original(row, entry)
+
+    monkeypatch.setattr(MessageRow, "refresh", counted)
     relayouts = 0
     while lst.rendering and relayouts < 500:
         before = len(refreshes)

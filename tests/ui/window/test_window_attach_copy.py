@@ -78,12 +78,13 @@ async def test_a_moved_original_is_still_sent_and_retried(
     path.rename(tmp_path / "elsewhere.png")
     ended = send(qtbot, desktop, "look")
     assert not isinstance(await asyncio.wait_for(ended, 10), TurnFinished)
-    retried = asyncio.get_running_loop().create_future()
-    desktop.chat.turn_event.connect(
-        lambda event: (
-            isinstance(event, TurnFinished) and not retried.done() and retried.set_result(event)
-        )
-    )
+    retried: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+
+    def on_event(event: object) -> None:
+        if isinstance(event, TurnFinished) and not retried.done():
+            retried.set_result(event)
+
+    desktop.chat.turn_event.connect(on_event)
     desktop.chat.retry()
     await asyncio.wait_for(retried, 10)
     encoded = base64.b64encode(data).decode("ascii")
