@@ -5,8 +5,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 RUN_STAMP := $(VENV)/.installed-run-stamp
-# Quiet installs: no "running pip as root" banner, no pip-upgrade notice.
-PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check --root-user-action=ignore
+# Quiet installs: no "running pip as root" banner, no pip-upgrade notice, and no setuptools
+# "Editable installation … be careful with folders …" banner (a Python warning of the build
+# backend, silenced for the install only).
+PIP := PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --disable-pip-version-check --root-user-action=ignore
 
 .PHONY: setup setup-run system-deps test-system-deps run test lint format bench package clean
 
