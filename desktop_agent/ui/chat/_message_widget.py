@@ -385,7 +385,26 @@ class MessageRow(RowWidget):
         return [w for k, w in self.blocks if k == kind]
 
 
-class ErrorRow(RowWidget):
+class SpanningRow(RowWidget):
+    """A row whose ``bubble`` spans its width (errors, plan checklists); heights follow widths."""
+
+    bubble: QFrame
+
+    def hasHeightForWidth(self) -> bool:
+        """Heights follow widths."""
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        """The bubble's height at ``width`` plus margins."""
+        return bubble_height(self.bubble, width) + 2 * ROW_MARGIN
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The bubble spans the row."""
+        self.bubble.setGeometry(0, ROW_MARGIN, self.width(), self.height() - 2 * ROW_MARGIN)
+        super().resizeEvent(event)
+
+
+class ErrorRow(SpanningRow):
     """An error bubble: the message and, when the error is retryable, a Retry button."""
 
     def __init__(self, entry: ConversationEntry, ctx: RenderContext, parent: QWidget) -> None:
@@ -407,19 +426,6 @@ class ErrorRow(RowWidget):
         self.retry_button.setVisible(entry.retryable)
         row.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
         self.bubble.installEventFilter(self)
-
-    def hasHeightForWidth(self) -> bool:
-        """Heights follow widths."""
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        """The bubble's height at ``width`` plus margins."""
-        return bubble_height(self.bubble, width) + 2 * ROW_MARGIN
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """The bubble spans the row."""
-        self.bubble.setGeometry(0, ROW_MARGIN, self.width(), self.height() - 2 * ROW_MARGIN)
-        super().resizeEvent(event)
 
 
 def create_row(

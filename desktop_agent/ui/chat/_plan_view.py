@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from desktop_agent.app._conversation import ConversationEntry
 from desktop_agent.app._plan_card import PLAN_CHECKLIST, is_plan_checklist
 from desktop_agent.ui._plain import plain_label
 from desktop_agent.ui.chat._context import RenderContext
-from desktop_agent.ui.chat._message_widget import ROW_MARGIN, RowWidget, bubble_height
+from desktop_agent.ui.chat._message_widget import SpanningRow
 
 SUBTASK_MARKS = {"todo": "○", "in_progress": "▶", "done": "✓", "abandoned": "✕"}
 PLAN_STATE_LABELS = {
@@ -74,7 +73,7 @@ class SubtaskLine(QWidget):
             label.style().polish(label)
 
 
-class PlanRow(RowWidget):
+class PlanRow(SpanningRow):
     """A plan checklist card, refreshed in place as the plan changes."""
 
     def __init__(self, entry: ConversationEntry, ctx: RenderContext, parent: QWidget) -> None:
@@ -149,21 +148,6 @@ class PlanRow(RowWidget):
     def shown_subtasks(self) -> list[tuple[str, str]]:
         """``(name, state)`` of each subtask line, in order."""
         return [(line.name.text(), line.state) for line in self.lines]
-
-    # -- geometry ----------------------------------------------------------------------
-
-    def hasHeightForWidth(self) -> bool:
-        """Heights follow widths."""
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        """The card's height at ``width`` plus margins."""
-        return bubble_height(self.bubble, width) + 2 * ROW_MARGIN
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """The card spans the row, like an assistant message."""
-        self.bubble.setGeometry(0, ROW_MARGIN, self.width(), self.height() - 2 * ROW_MARGIN)
-        super().resizeEvent(event)
 
 
 def create_plan_row(
