@@ -94,7 +94,7 @@ class SessionsController(QObject):
         sidebar.search_changed.connect(self.search)
         sidebar.trash_toggled.connect(self.show_trash)
         sidebar.trashed_session_clicked.connect(self.preview_trashed)
-        self.window.trash_preview.restore_requested.connect(self.restore)
+        self.window.trash_restore_requested.connect(self.restore)
         sidebar.empty_trash_requested.connect(self.empty_trash)
         self.model.rename_requested.connect(self.rename)
         self.panel.back_requested.connect(self._hide_problem)
