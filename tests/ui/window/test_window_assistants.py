@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,12 +16,6 @@ from pytestqt.qtbot import QtBot
 from desktop_agent.testing import OpenAICompatServer
 from desktop_agent.ui.window import DesktopApp
 from desktop_agent.ui.window._assistant_picker import EDIT_ITEM
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAICompatServer]:
-    with OpenAICompatServer() as running:
-        yield running
 
 
 @pytest.fixture

@@ -8,32 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import pytest
-from _window_helpers import env_for, send
+from _window_helpers import send
 from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.app import TurnFinished
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply
 from desktop_agent.ui.window import DesktopApp
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAICompatServer]:
-    with OpenAICompatServer() as running:
-        yield running
-
-
-@pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
-    app = DesktopApp(environ=env_for(server), local_servers=[])
-    qtbot.addWidget(app.window)
-    await app.start()
-    yield app
-    await app.aclose()
 
 
 def _green_png(path: Path) -> bytes:

@@ -4,7 +4,7 @@ the request body, a new chat starts with the defaults, and an opened chat gets i
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from _window_helpers import env_for, send
@@ -12,12 +12,6 @@ from pytestqt.qtbot import QtBot
 
 from desktop_agent.testing import OpenAICompatServer
 from desktop_agent.ui.window import DesktopApp
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAICompatServer]:
-    with OpenAICompatServer() as running:
-        yield running
 
 
 @pytest.fixture

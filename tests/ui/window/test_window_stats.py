@@ -3,30 +3,12 @@ the answer names its model and figures on hover, and a turn with a tool shows it
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-
-import pytest
-from _window_helpers import env_for, send
+from _window_helpers import send
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply, ScriptedToolCall
 from desktop_agent.ui.chat._message_widget import MessageRow
 from desktop_agent.ui.window import DesktopApp
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAICompatServer]:
-    with OpenAICompatServer() as running:
-        yield running
-
-
-@pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
-    app = DesktopApp(environ=env_for(server), local_servers=[])
-    qtbot.addWidget(app.window)
-    await app.start()
-    yield app
-    await app.aclose()
 
 
 def _last_row(desktop: DesktopApp) -> MessageRow:
