@@ -101,13 +101,13 @@ class SettingsDialog(QDialog):
         """Add a tab; ``page`` must implement :class:`SettingsPage` and is loaded at once."""
         if not isinstance(page, SettingsPage):
             raise TypeError(f"{type(page).__name__} does not implement SettingsPage")
-        self.tabs.addTab(page, title)
+        self.tabs.addTab(page, title.replace("&", "&&"))  # a title, not a mnemonic
         self._pages.append(page)
         page.load(self._settings)
 
     def page_titles(self) -> list[str]:
         """The tabs' titles, in order."""
-        return [self.tabs.tabText(i) for i in range(self.tabs.count())]
+        return [self.tabs.tabText(i).replace("&&", "&") for i in range(self.tabs.count())]
 
     def edited_settings(self) -> Settings:
         """The settings as the form shows them, every page's edits included."""

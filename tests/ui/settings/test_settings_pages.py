@@ -47,6 +47,14 @@ def test_added_page_is_loaded_and_its_edits_are_saved(qtbot: QtBot) -> None:
     assert saved[0].temperature == 0.3
 
 
+def test_an_ampersand_in_a_title_is_shown_not_taken_as_a_shortcut(qtbot: QtBot) -> None:
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    dialog.add_page("Files & network", _ImagesPage())
+    assert dialog.tabs.tabText(dialog.tabs.count() - 1) == "Files && network"  # Qt's escape
+    assert dialog.page_titles()[-1] == "Files & network"
+
+
 def test_a_widget_that_is_not_a_page_is_refused(qtbot: QtBot) -> None:
     dialog = SettingsDialog(Settings())
     qtbot.addWidget(dialog)
