@@ -338,8 +338,7 @@ class MessageRow(RowWidget):
         inner_max = limit - margins.left() - margins.right()
         header = self._column.itemAt(0)  # name, version controls, Copy: never squeezed
         header_width = 0
-        if header is not None:
-            header.invalidate()
+        if header is not None:  # (no invalidate() here: it posts a LayoutRequest -> loop)
             header_width = header.sizeHint().width() + 2 * self.bubble.frameWidth()
         needed = max(
             [180, header_width]

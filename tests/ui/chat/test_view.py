@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from _chat_helpers import message_row, png_base64, row, settle
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.app import Conversation
@@ -136,3 +137,27 @@ def test_theme_switch_keeps_rows(chat_view: ChatView, conversation: Conversation
     assert "#1e2025" in chat_view.styleSheet()
     chat_view.set_theme(False)
     assert "#f6f7f9" in chat_view.styleSheet()
+
+
+def test_an_idle_user_row_posts_no_endless_layout_requests(
+    chat_view: ChatView, conversation: Conversation
+) -> None:
+    """Measuring a user bubble must not invalidate its own layout (a LayoutRequest loop
+    once kept a 10,000-message chat at 100 % CPU while idle)."""
+    conversation.upsert(Msg("user", "hello there", "user"), last=True)
+    settle(chat_view)
+    user_row = message_row(chat_view, 0)
+    requests: list[int] = []
+    original = user_row.eventFilter
+
+    def counting(watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            requests.append(1)
+        return original(watched, event)
+
+    user_row.bubble.removeEventFilter(user_row)
+    user_row.eventFilter = counting  # type: ignore[method-assign]
+    user_row.bubble.installEventFilter(user_row)
+    for _ in range(20):
+        QApplication.processEvents()
+    assert len(requests) <= 2
