@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_agent.module import StateModule
 
 if TYPE_CHECKING:
+    from desktop_agent.app._chat_setup import ChatSetup
     from desktop_agent.app._conversation_tree import ConversationTree
     from desktop_agent.context import InputModule
     from desktop_agent.memory import MemoryBase
@@ -106,6 +107,19 @@ class AgentState(StateModule):
         # Not a child either: the other versions are their own part of a session file
         # ("versions"), so the agent's part stays an ordinary agent state.
         object.__setattr__(self, "_versions", None)
+        # Not a child either: the chat's provider, assistant and parameters ("chat" part).
+        object.__setattr__(self, "_setup", None)
+
+    @property
+    def setup(self) -> ChatSetup:
+        """The chat's provider, assistant and parameters (its own part of a session file)."""
+        setup = self.__dict__["_setup"]
+        if setup is None:
+            from desktop_agent.app._chat_setup import ChatSetup
+
+            setup = ChatSetup()
+            object.__setattr__(self, "_setup", setup)
+        return setup
 
     @property
     def versions(self) -> ConversationTree:

@@ -1,75 +1,90 @@
 """Parameters of one chat: overrides of the Settings defaults (temperature, max output
-tokens, top_p, reasoning effort, streaming), kept in ``chat_params.json`` (next to the
-settings, owner-only) by session id, and restored when the chat is opened.
+tokens, top_p, reasoning effort, context budget, streaming).
 
-A new chat starts with the defaults; overrides set before its first message are kept
-under its id once it becomes a session (:meth:`ChatParams.on_session`).
+They are kept in the chat's session (its ``"chat"`` part, :class:`ChatSetup`), so they
+are saved, exported, backed up and imported with the chat. Earlier versions kept them in
+``chat_params.json`` (next to the settings) by session id: a session opened without its
+own parameters takes them from there once (:meth:`ChatParams.migrate`), and the entry is
+dropped from the file.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from desktop_agent._logging import logger
+from desktop_agent.app._chat_setup import ChatSetup
 from desktop_agent.app._files import config_dir, write_private_file
 from desktop_agent.app._settings import Settings
 
 CHAT_PARAMS_FILE = "chat_params.json"
-FIELDS = ("temperature", "max_output_tokens", "top_p", "reasoning_effort", "stream")
+FIELDS = (
+    "temperature",
+    "max_output_tokens",
+    "top_p",
+    "reasoning_effort",
+    "context_budget",
+    "stream",
+)
 
 
 class ChatParams:
-    """The shown chat's parameter overrides, and every saved chat's.
+    """The shown chat's parameter overrides.
 
     Args:
-        path: The file (default: ``<config>/chat_params.json``).
+        setup: The shown chat's setup (it changes when another chat is shown).
+        path: The old sidecar file to migrate from (default: ``<config>/chat_params.json``).
     """
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, setup: Callable[[], ChatSetup], path: Path | None = None) -> None:
+        self._setup = setup
         self._path = path or config_dir() / CHAT_PARAMS_FILE
-        self._saved: dict[str, dict[str, Any]] = _read(self._path)
-        self.session_id: str | None = None
-        self.current: dict[str, Any] = {}
+        self._legacy: dict[str, dict[str, Any]] | None = None  # read on first use
+        self.changed: Callable[[], None] = lambda: None
+        """Called after :meth:`set` (the app saves the chat)."""
+
+    @property
+    def current(self) -> dict[str, Any]:
+        """The shown chat's overrides (``{}``: the defaults)."""
+        return self._setup().params
 
     def set(self, overrides: dict[str, Any]) -> None:
         """Use ``overrides`` (only :data:`FIELDS`) for the shown chat; ``{}``: the defaults."""
-        self.current = {k: v for k, v in overrides.items() if k in FIELDS}
-        if self.session_id is not None:
-            self._store(self.session_id)
+        self._setup().params = {k: v for k, v in overrides.items() if k in FIELDS}
+        self.changed()
 
-    def on_session(self, session_id: str | None, *, created: bool = False) -> None:
-        """Another chat is shown (``created``: the shown new chat just became a session)."""
-        if created and session_id is not None:
-            self.session_id = session_id
-            if self.current:
-                self._store(session_id)
-            return
-        self.session_id = session_id
-        self.current = dict(self._saved.get(session_id, {})) if session_id else {}
+    def migrate(self, session_id: str) -> bool:
+        """A saved chat was opened: if it has no parameters of its own, take the ones the
+        old sidecar file kept for it (once). Whether any were taken."""
+        setup = self._setup()
+        if self._legacy is None:
+            self._legacy = _read(self._path)
+        old = self._legacy.pop(session_id, None)
+        if old is None:
+            return False
+        if not setup.params:
+            setup.params = {k: v for k, v in old.items() if k in FIELDS}
+        try:
+            write_private_file(self._path, json.dumps(self._legacy, indent=2).encode())
+        except OSError as exc:
+            logger.warning("Could not update the old chat parameters in %s: %s", self._path, exc)
+        return bool(setup.params)
 
     def apply(self, settings: Settings) -> Settings:
         """``settings`` with the chat's overrides (invalid ones are ignored)."""
-        if not self.current:
+        current = self.current
+        if not current:
             return settings
         try:
-            return Settings.model_validate({**settings.model_dump(), **self.current})
+            return Settings.model_validate({**settings.model_dump(), **current})
         except ValidationError as exc:
             logger.warning("Ignoring invalid chat parameters: %s", exc)
             return settings
-
-    def _store(self, session_id: str) -> None:
-        if self.current:
-            self._saved[session_id] = dict(self.current)
-        else:
-            self._saved.pop(session_id, None)
-        try:
-            write_private_file(self._path, json.dumps(self._saved, indent=2).encode())
-        except OSError as exc:
-            logger.warning("Could not save the chat parameters in %s: %s", self._path, exc)
 
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:

@@ -1,11 +1,13 @@
 """Which model the active chat talks to: chosen in the chat header, saved with the chat.
 
 The provider (from Settings, the environment or a local server) names a default model;
-the user may pick another of the provider's models for the chat at hand. The choice is
-saved in the session (its ``SessionMeta.model``, written by the session switcher from the
-service's provider) and restored when the session is opened; a new chat starts with the
-model used last. Models used recently are remembered in ``models.json`` (next to the
-settings, owner-only) so the picker lists them first.
+the user may pick another of its models, or a model of another configured provider
+(several are active at once: :func:`configured_providers`), for the chat at hand. The
+model is saved in the session (its ``SessionMeta.model``, written by the session switcher
+from the service's provider), the provider's name in the session's chat setup; both are
+restored when the session is opened, and a new chat starts with the model (and provider)
+used last. Models used recently are remembered in ``models.json`` (next to the settings,
+owner-only) so the picker lists them first.
 
 If the user changes the provider's model in Settings, that wins: the chat's own choice
 is dropped.
@@ -14,7 +16,7 @@ is dropped.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -35,9 +37,13 @@ class ModelChoice:
 
     def __init__(self, path: Path | None = None) -> None:
         self._path = path or config_dir() / MODELS_FILE
-        self.recent: list[str] = _read_recent(self._path)
+        self.recent, self.last_provider = _read_recent(self._path)
         self.chosen = ""
         """The active chat's model, ``""`` for the provider's own."""
+        self.chosen_provider = ""
+        """The name of the active chat's provider, ``""`` for the default one."""
+        self.providers: Callable[[], list[Provider]] = list
+        """Every configured provider (the app sets it; :func:`configured_providers`)."""
         self._base: tuple[str, str] | None = None  # (provider name, model) last applied
 
     @property
@@ -45,28 +51,36 @@ class ModelChoice:
         """The model used most recently (``""`` if none yet)."""
         return self.recent[0] if self.recent else ""
 
-    def choose(self, model: str) -> None:
-        """The user picked ``model`` for the active chat: use it and remember it first."""
+    def choose(self, model: str, provider: str | None = None) -> None:
+        """The user picked ``model`` (of the provider named ``provider``; ``None``: the
+        chat's current one) for the active chat: use it and remember it first."""
         self.chosen = model.strip()
+        if provider is not None:
+            self.chosen_provider = provider
         if self.chosen:
-            self.remember(self.chosen)
+            self.remember(self.chosen, self.chosen_provider)
 
-    def remember(self, model: str) -> None:
+    def remember(self, model: str, provider: str = "") -> None:
         """Put ``model`` first in the recent list (and save the list)."""
         self.recent = [model, *(m for m in self.recent if m != model)][:MAX_RECENT]
+        self.last_provider = provider
         try:
-            data = json.dumps({"recent": self.recent}, indent=2).encode()
+            document = {"recent": self.recent, "last_provider": self.last_provider}
+            data = json.dumps(document, indent=2).encode()
             write_private_file(self._path, data)
         except OSError as exc:
             logger.warning("Could not save the recent models in %s: %s", self._path, exc)
 
-    def restore(self, model: str) -> None:
-        """A saved chat was opened: use the model it was saved with (``""``: the default)."""
+    def restore(self, model: str, provider: str = "") -> None:
+        """A saved chat was opened: use the model (and provider) it was saved with
+        (``""``: the default)."""
         self.chosen = model.strip()
+        self.chosen_provider = provider
 
     def new_chat(self) -> None:
-        """A new chat starts with the model used last."""
+        """A new chat starts with the model (and provider) used last."""
         self.chosen = self.last_used
+        self.chosen_provider = self.last_provider if self.chosen else ""
 
     def apply(self, provider: Provider | None) -> Provider | None:
         """``provider`` talking to the chat's model.
@@ -78,9 +92,14 @@ class ModelChoice:
             return None
         base = (provider.name, provider.model)
         if self._base is not None and base != self._base and provider.source == "settings":
-            self.chosen = ""  # and new chats start with it too:
+            self.chosen = self.chosen_provider = ""  # and new chats start with it too:
             self.remember(provider.model)
         self._base = base
+        if self.chosen_provider and self.chosen_provider != provider.name:
+            other = next((p for p in self.providers() if p.name == self.chosen_provider), None)
+            if other is not None:  # (a provider removed since: the default one)
+                return replace(other, model=self.chosen or other.model)
+            self.chosen = self.chosen_provider = ""
         if not self.chosen or self.chosen == provider.model:
             return provider
         return replace(provider, model=self.chosen)
@@ -93,15 +112,19 @@ class ModelChoice:
         return [*recent, *rest]
 
 
-def _read_recent(path: Path) -> list[str]:
+def _read_recent(path: Path) -> tuple[list[str], str]:
+    """The recent models and the provider of the last one."""
     try:
         document = json.loads(path.read_bytes())
     except FileNotFoundError:
-        return []
+        return [], ""
     except (OSError, ValueError, UnicodeDecodeError) as exc:
         logger.warning("Ignoring the unreadable recent-models file %s: %s", path, exc)
-        return []
-    recent = document.get("recent") if isinstance(document, dict) else None
+        return [], ""
+    if not isinstance(document, dict):
+        return [], ""
+    recent, provider = document.get("recent"), document.get("last_provider")
+    provider = provider if isinstance(provider, str) else ""
     if not isinstance(recent, list):
-        return []
-    return [str(m) for m in recent if isinstance(m, str) and m.strip()][:MAX_RECENT]
+        return [], provider
+    return [str(m) for m in recent if isinstance(m, str) and m.strip()][:MAX_RECENT], provider

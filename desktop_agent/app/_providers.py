@@ -154,6 +154,27 @@ def provider_from_settings(settings: Settings) -> Provider | None:
     )
 
 
+def configured_providers(settings: Settings, default: Provider | None) -> list[Provider]:
+    """Every provider a chat may talk to: ``default`` (the resolved one) first, then each
+    other saved preset that is enabled and names a base URL (several at once, issue 17)."""
+    found = [default] if default is not None else []
+    names = {p.name for p in found}
+    for preset in settings.providers:
+        if not preset.enabled or not preset.base_url.strip() or preset.name in names:
+            continue
+        names.add(preset.name)
+        found.append(
+            Provider(
+                preset.name,
+                preset.base_url.strip(),
+                preset.model.strip(),
+                preset.api_key,
+                "settings",
+            )
+        )
+    return found
+
+
 def provider_from_environment(environ: Mapping[str, str]) -> Provider | None:
     """A provider from ``OPENAI_API_KEY``/``OPENAI_BASE_URL``/``DESKTOP_AGENT_MODEL``.
 

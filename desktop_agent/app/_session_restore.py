@@ -57,7 +57,9 @@ async def load_off_loop(
     # collector on the loop between the library's read and our load: paused throughout,
     # and freed (by reference counting) in the worker thread.
     with gc_paused():
-        loaded = await library.load(session_id, agent=held, versions=state.versions)
+        loaded = await library.load(
+            session_id, agent=held, versions=state.versions, chat=state.setup
+        )
         parsed = [held.state] if held.state is not None else []
         held.state = None
         try:
@@ -65,7 +67,9 @@ async def load_off_loop(
         except Exception:
             parsed.clear()
             await library.close(session_id)
-            return await library.load(session_id, agent=state, versions=state.versions)
+            return await library.load(
+                session_id, agent=state, versions=state.versions, chat=state.setup
+            )
     return loaded
 
 

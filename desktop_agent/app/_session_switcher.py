@@ -302,7 +302,11 @@ class SessionSwitcher:
         return Autosaver(
             self.library,
             session_id,
-            {"agent": self.service.agent_state, "versions": self.service.agent_state.versions},
+            {
+                "agent": self.service.agent_state,
+                "versions": self.service.agent_state.versions,
+                "chat": self.service.agent_state.setup,  # provider, assistant, parameters
+            },
             interval=self._interval,
             on_error=self._on_save_error,
             on_saved=self._on_saved,

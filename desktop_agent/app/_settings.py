@@ -44,6 +44,8 @@ class ProviderPreset(BaseModel):
     base_url: str
     model: str
     api_key: SecretStr = SecretStr("")
+    enabled: bool = True
+    """Its models are listed in the chat header's model picker (several providers at once)."""
 
     @field_serializer("api_key", when_used="json")
     def _dump_key(self, key: SecretStr, info: FieldSerializationInfo) -> str:
@@ -83,6 +85,9 @@ class Settings(BaseModel):
     """Nucleus sampling; ``None``: not sent."""
     reasoning_effort: Literal["", "minimal", "low", "medium", "high"] = ""
     """For reasoning models that take it; ``""``: not sent."""
+    context_budget: int = Field(default=128_000, ge=1_000, le=10_000_000)
+    """The tokens a chat's context may take (the model's context length, or less): attached
+    documents are checked against it before they are sent."""
     stream: bool = True
     """Stream answers as they are written (off: the answer shows when it is complete)."""
     auto_title: bool = False
