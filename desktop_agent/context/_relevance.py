@@ -2,12 +2,16 @@
 
 Deliberately simple and offline: lower-cased word characters, English stop-words
 removed, words shorter than three characters ignored. Scripts written without spaces
-(Chinese, Japanese) yield whole runs as single words, so relevance there is coarse.
+(Chinese, Japanese) are cut into meaningful character pairs instead
+(:func:`desktop_agent._utils.cjk_bigrams`): "北京的人口是多少" shares "北京" and "人口"
+with a text about Beijing's population, and nothing with one about the weather.
 """
 
 from __future__ import annotations
 
 import re
+
+from desktop_agent._utils import CJK_RUN, cjk_bigrams
 
 _WORD = re.compile(r"\w+")
 _MIN_LENGTH = 3
@@ -27,12 +31,19 @@ STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 
 
 def meaningful_words(text: str) -> set[str]:
-    """The set of meaningful words of ``text``."""
-    return {
+    """The set of meaningful words of ``text`` (character pairs for CJK runs)."""
+    lowered = text.lower()
+    words = set()
+    if not lowered.isascii():
+        for run in CJK_RUN.findall(lowered):
+            words |= cjk_bigrams(run)
+        lowered = CJK_RUN.sub(" ", lowered)
+    words.update(
         word
-        for word in _WORD.findall(text.lower())
+        for word in _WORD.findall(lowered)
         if len(word) >= _MIN_LENGTH and word not in STOP_WORDS
-    }
+    )
+    return words
 
 
 def shares_meaningful_words(text: str, other: str) -> bool:

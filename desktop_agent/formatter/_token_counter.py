@@ -1,8 +1,9 @@
 """Token counting for truncation: the offline estimator the app uses.
 
 :class:`EstimatingTokenCounter` is an *estimate*, not a tokenizer: about one token per
-four bytes of UTF-8 text (four ASCII characters, a little over one CJK character), plus a
-fixed overhead per message, and fixed costs for images and audio. It needs no network or
+CJK character (Chinese, Japanese, Korean — current BPE vocabularies hold most of them
+whole) and one per four bytes of other UTF-8 text (four ASCII characters), plus a fixed
+overhead per message, and fixed costs for images and audio. It needs no network or
 model files, which is what a desktop app deciding what to drop from a long history needs;
 pass ``TruncatedFormatterBase(max_tokens=...)`` a margin below the real window.
 
@@ -14,9 +15,9 @@ counts characters, 4-9x more than this estimate for the same messages.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
+from desktop_agent._utils import estimate_text_tokens
 from desktop_agent.token import CharTokenCounter, TokenCounterBase
 
 __all__ = ["CharTokenCounter", "EstimatingTokenCounter", "TokenCounterBase"]
@@ -26,7 +27,7 @@ class EstimatingTokenCounter(TokenCounterBase):
     """Estimates tokens from text size; see the module docstring.
 
     Args:
-        chars_per_token: UTF-8 bytes per token.
+        chars_per_token: UTF-8 bytes per token of text other than CJK characters.
         message_overhead: Tokens added per message (role, separators).
         image_tokens: Tokens counted per image.
         audio_tokens: Tokens counted per audio clip.
@@ -48,9 +49,7 @@ class EstimatingTokenCounter(TokenCounterBase):
 
     def count_text(self, text: str) -> int:
         """Estimated tokens of a piece of text."""
-        if not text:
-            return 0
-        return math.ceil(len(text.encode("utf-8", "surrogatepass")) / self.chars_per_token)
+        return estimate_text_tokens(text, self.chars_per_token)
 
     async def count(
         self,
