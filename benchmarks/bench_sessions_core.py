@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -192,10 +192,15 @@ def session_sizes(rng: random.Random) -> list[int]:
     return sizes
 
 
-def _write_without_fsync(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o600) -> None:
+def _write_without_fsync(
+    path: str | os.PathLike[str], data: bytes | Iterable[bytes | memoryview], *, mode: int = 0o600
+) -> None:
     temp = f"{os.fspath(path)}.gen.tmp"
     with open(temp, "wb") as file:
-        file.write(data)
+        if isinstance(data, bytes):
+            file.write(data)
+        else:
+            file.writelines(data)  # the library writes its encoded pieces one by one
     os.replace(temp, path)
 
 

@@ -4,7 +4,9 @@ The app layer (status lines, error bubbles, reports) cannot import Qt, yet its t
 the window. They go through :func:`translate`, which has Qt's signature and lupdate reads
 like ``QCoreApplication.translate``; the window installs Qt's translator as the backend at
 start (:func:`set_backend`). Until then, and in tests, the text comes back as written with
-``%n`` replaced, as Qt does without a translation.
+``%n`` replaced, as Qt does without a translation, and English plurals made from the
+source's "(s)" ("%n model(s)": "1 model", "2 models"), so that the command line and tests
+read as the English translation does.
 
 Only text meant for the user is translated: strings the model reads (AgentScope's default
 prompts, tool results) stay exactly as the reference gives them.
@@ -17,7 +19,9 @@ Backend = Callable[[str, str, str | None, int], str]
 
 def _untranslated(context: str, text: str, disambiguation: str | None = None, n: int = -1) -> str:
     del context, disambiguation
-    return text.replace("%n", str(n)) if n >= 0 else text
+    if n < 0:
+        return text
+    return text.replace("(s)", "" if n == 1 else "s").replace("%n", str(n))
 
 
 _backend: Backend = _untranslated

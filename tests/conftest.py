@@ -4,6 +4,7 @@
   XDG config/data dirs too, so settings written by the app stay inside the test.
 - No test reaches the network: connecting to, or resolving, anything but loopback fails.
 - Qt runs offscreen. Warnings are errors (pyproject ``filterwarnings``).
+- The window's language is English (``DESKTOP_AGENT_LANGUAGE=en``), whatever the desktop's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The window speaks English in tests whatever the developer's desktop language (issue 21).
+os.environ["DESKTOP_AGENT_LANGUAGE"] = "en"
 os.environ.pop("OPENAI_API_KEY", None)
 os.environ.pop("OPENAI_BASE_URL", None)
 os.environ.pop("DESKTOP_AGENT_MODEL", None)

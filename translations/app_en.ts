@@ -1,3 +1,24 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
-<TS version="2.1" language="en" sourcelanguage="en" />
+<TS version="2.1" language="en" sourcelanguage="en">
+    <context>
+        <name>ImportReport</name>
+        <message numerus="yes">
+            <source>{title} [{id}, %n message(s)]{notes}</source>
+            <translation>
+                <numerusform>{title} [{id}, %n message]{notes}</numerusform>
+                <numerusform>{title} [{id}, %n messages]{notes}</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>McpServerStatus</name>
+        <message numerus="yes">
+            <source>Connected · %n tool(s)</source>
+            <translation>
+                <numerusform>Connected · %n tool</numerusform>
+                <numerusform>Connected · %n tools</numerusform>
+            </translation>
+        </message>
+    </context>
+</TS>

@@ -5,6 +5,8 @@ imported lazily: the switcher loads it after the window's first paint).
 Nothing here imports Qt; the window (``desktop_agent.ui``) adapts these objects to widgets.
 """
 
+import typing as _typing
+
 from desktop_agent.app._agent_factory import preload_agent_core
 from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._chat_service import ChatService
@@ -21,12 +23,6 @@ from desktop_agent.app._conversation import (
     answer_ending,
 )
 from desktop_agent.app._conversation_tree import ConversationTree, VersionInfo
-from desktop_agent.app._mcp_config import (
-    McpConfigError,
-    McpServerConfig,
-    parse_mcp_json,
-    to_mcp_json,
-)
 from desktop_agent.app._mcp_servers import McpServers
 from desktop_agent.app._mcp_status import McpServerStatus, McpToolInfo
 from desktop_agent.app._providers import (
@@ -65,6 +61,14 @@ from desktop_agent.app._turn_events import (
     TurnUsage,
 )
 from desktop_agent.app._versions import ConversationVersions
+
+if _typing.TYPE_CHECKING:
+    from desktop_agent.app._mcp_config import (
+        McpConfigError,
+        McpServerConfig,
+        parse_mcp_json,
+        to_mcp_json,
+    )
 
 __all__ = [
     "ActiveSessionChanged",
@@ -118,3 +122,15 @@ __all__ = [
     "settings_path",
     "to_mcp_json",
 ]
+
+_LAZY_MCP_CONFIG = ("McpConfigError", "McpServerConfig", "parse_mcp_json", "to_mcp_json")
+
+
+def __getattr__(name: str) -> _typing.Any:
+    """The MCP configuration model (~60 ms of pydantic schema building) loads on first use,
+    not at start-up."""
+    if name in _LAZY_MCP_CONFIG:
+        from desktop_agent.app import _mcp_config
+
+        return getattr(_mcp_config, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

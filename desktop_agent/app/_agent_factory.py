@@ -23,6 +23,7 @@ from desktop_agent.app._request_params import (
     request_params,
 )
 from desktop_agent.app._settings import Settings
+from desktop_agent.app._tool_selection import ToolSelection
 from desktop_agent.app._turn_events import TurnUsage
 from desktop_agent.app._turn_stats import StatsRecorder, attach_stats
 
@@ -99,6 +100,7 @@ async def build_agent_parts(
     state: AgentState | None = None,
     media_folders: list[Path] | None = None,
     mcp_servers: McpServers | None = None,
+    tools: ToolSelection | None = None,
 ) -> AgentParts:
     """A ``DesktopAgent`` (the app's ``ReActAgent``) with the OpenAI-compatible model,
     formatter, desktop tools, memory and ``InputModule`` (the context template it assembles
@@ -119,6 +121,7 @@ async def build_agent_parts(
             folder); the list is read at each request, so the caller may update it.
         mcp_servers: The MCP servers of the Tools settings: the enabled ones are started
             (if not yet) and their enabled tools registered, asking ``permissions``.
+        tools: The tools switched off for this chat (its assistant's); default: none.
     """
     await preload_agent_core()
     # The agent core loads after first paint.
@@ -141,6 +144,8 @@ async def build_agent_parts(
     if mcp_servers is not None:
         await mcp_servers.start()
         mcp_servers.register_tools(toolkit, permissions)
+    if tools is not None:
+        tools.prune(toolkit)
     if state is None:
         state = AgentState(settings.system_prompt, memory=memory)
     agent = DesktopAgent(

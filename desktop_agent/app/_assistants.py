@@ -1,13 +1,13 @@
-"""Assistants: a name, an icon, a system prompt, a default model and temperature, tools on
-or off — picked per chat.
+"""Assistants: a name, an icon, a system prompt, a context template, a default model and
+temperature, which tools (and MCP servers) are on — picked per chat.
 
 A few ship with the app (General, Coder, Writer, Translator); the user's own and edited
 ones live in ``assistants.json`` next to the settings (owner-only). An assistant is
 exported and imported as one JSON object.
 
-A chat remembers its assistant through its agent state, which the session saves: the
-agent's name is the assistant's name and its system prompt the assistant's prompt
-(:func:`apply_to_state`, :meth:`AssistantLibrary.of_state`).
+A chat remembers its assistant in its session's chat setup (the assistant's id), and its
+agent state carries the assistant's name and prompt (:func:`apply_to_state`); a session
+saved before the setup existed is matched by those (:meth:`AssistantLibrary.of_state`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP, translate
 from desktop_agent._logging import logger
 from desktop_agent.app._files import config_dir, write_private_file
+from desktop_agent.app._tool_selection import ToolSelection
 
 ASSISTANTS_FILE = "assistants.json"
 
@@ -38,26 +40,39 @@ class Assistant(BaseModel):
     """The model a chat with it starts with ("": the chat's current one)."""
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)
     tools: bool = True
-    """Whether the desktop tools are offered to the model."""
+    """Whether tools are offered to the model at all."""
+    disabled_tools: tuple[str, ...] = ()
+    """Desktop tools switched off (by name) while ``tools`` is on."""
+    disabled_mcp_servers: tuple[str, ...] = ()
+    """MCP servers whose tools are switched off (by server name)."""
+    template: str = ""
+    """A saved context template (by name) that chats with it use ("": the default one)."""
     shipped: bool = False
+
+    def tool_selection(self) -> ToolSelection:
+        """The tools a chat with this assistant gets."""
+        return ToolSelection(
+            self.tools, frozenset(self.disabled_tools), frozenset(self.disabled_mcp_servers)
+        )
 
     @property
     def label(self) -> str:
-        """ "🧑‍💻 Coder" """
-        return f"{self.icon} {self.name}".strip()
+        """ "🧑‍💻 Coder", a shipped name in the user's language (the name the agent and the
+        session keep is never translated)."""
+        return f"{self.icon} {translate('Assistant', self.name)}".strip()
 
 
 SHIPPED: tuple[Assistant, ...] = (
     Assistant(
         id="general",
-        name="Assistant",
+        name=QT_TRANSLATE_NOOP("Assistant", "Assistant"),
         icon="🤖",
         system_prompt="You are a helpful assistant.",
         shipped=True,
     ),
     Assistant(
         id="coder",
-        name="Coder",
+        name=QT_TRANSLATE_NOOP("Assistant", "Coder"),
         icon="💻",
         system_prompt=(
             "You are an expert programmer. Answer with working code first, then a short "
@@ -69,7 +84,7 @@ SHIPPED: tuple[Assistant, ...] = (
     ),
     Assistant(
         id="writer",
-        name="Writer",
+        name=QT_TRANSLATE_NOOP("Assistant", "Writer"),
         icon="✍️",
         system_prompt=(
             "You are a careful editor and writer. Keep the author's voice, prefer short "
@@ -81,7 +96,7 @@ SHIPPED: tuple[Assistant, ...] = (
     ),
     Assistant(
         id="translator",
-        name="Translator",
+        name=QT_TRANSLATE_NOOP("Assistant", "Translator"),
         icon="🌐",
         system_prompt=(
             "You translate. Reply with the translation only, keeping formatting, names and "
@@ -164,7 +179,11 @@ class AssistantLibrary:
             data = {k: v for k, v in data.items() if k not in ("id", "shipped")}
             assistant = Assistant(**data)
         except (ValueError, ValidationError) as exc:
-            raise ValueError(f"This is not an assistant file: {exc}") from None
+            raise ValueError(
+                translate("AssistantLibrary", "This is not an assistant file: {error}").format(
+                    error=exc
+                )
+            ) from None
         names = {a.name for a in self.all()}
         if assistant.name in names:
             assistant = assistant.model_copy(update={"name": _copy_name(assistant)})
@@ -191,7 +210,7 @@ def apply_to_state(assistant: Assistant, state: Any) -> None:
 
 
 def _copy_name(assistant: Assistant) -> str:
-    return f"{assistant.name} (copy)"[:60]
+    return translate("AssistantLibrary", "{name} (copy)").format(name=assistant.name)[:60]
 
 
 def _read(path: Path) -> list[Assistant]:

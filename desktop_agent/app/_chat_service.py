@@ -26,6 +26,7 @@ from desktop_agent.app._attachments import embed_attachments
 from desktop_agent.app._errors import describe_error
 from desktop_agent.app._providers import Provider
 from desktop_agent.app._settings import Settings
+from desktop_agent.app._tool_selection import ToolSelection
 from desktop_agent.app._turn_events import (
     TurnEvent,
     TurnFailed,
@@ -98,6 +99,7 @@ class ChatService:
         self._answering_memory = False  # the turn answers the memory as is (no new message)
         self._save_first = False
         self._versions: ConversationVersions | None = None
+        self._tools: ToolSelection | None = None
 
     # -- state -------------------------------------------------------------------------
 
@@ -245,6 +247,20 @@ class ChatService:
         """Call ``listener`` with every turn event; returns a function that unsubscribes."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    @property
+    def tool_selection(self) -> ToolSelection | None:
+        """The tools switched off for this chat (``None``: every tool is on)."""
+        return self._tools
+
+    def set_tool_selection(self, tools: ToolSelection | None) -> None:
+        """Give the chat's agent only the tools ``tools`` keeps, from the next turn on."""
+        if tools == self._tools:
+            return
+        self._tools = tools
+        self._stale = True
+        if not self.busy:
+            self._drop_agent()
 
     def configure(self, settings: Settings, provider: Provider | None) -> None:
         """Use new settings/provider from the next turn on; the memory is kept."""
@@ -498,6 +514,7 @@ class ChatService:
                 state=self.agent_state,
                 media_folders=self._media_folders,
                 mcp_servers=self._mcp_servers,
+                tools=self._tools,
             )
             self._parts.agent.register_instance_hook(
                 "pre_reasoning", "save-sent-message", self._save_sent_message

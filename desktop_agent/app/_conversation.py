@@ -306,6 +306,21 @@ class Conversation:
                 index_tools(msg)
         self._emit(Reset())
 
+    def adopt(self, built: Conversation) -> None:
+        """Show the rows of ``built`` (a conversation nobody observes, filled by
+        :meth:`reset`, e.g. in a worker thread): O(1), one ``Reset`` event; ``built`` is
+        left empty. Opening a 100,000-message session builds its rows off the loop so."""
+        if built._listeners:
+            raise ValueError("adopt() takes the rows of a conversation nobody observes")
+        self._entries, built._entries = built._entries, []
+        self._rows, built._rows = built._rows, {}
+        self._tool_use_msg, built._tool_use_msg = built._tool_use_msg, {}
+        self._tool_results, built._tool_results = built._tool_results, {}
+        self._tool_names, built._tool_names = built._tool_names, {}
+        self._streaming, self._waiting_call, self._offering = set(), None, None
+        self._turn_active = False
+        self._emit(Reset())
+
     def upsert(self, msg: Msg, last: bool) -> int:
         """Show ``msg``: insert a new row, or mark its existing row changed.
 

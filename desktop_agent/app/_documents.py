@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from desktop_agent._i18n import translate
 from desktop_agent.formatter import EstimatingTokenCounter
 
 DocumentKind = Literal["text", "pdf", "docx"]
@@ -218,15 +219,20 @@ def extract_document(path: Path, cancel: threading.Event | None = None) -> Extra
     """
     kind = document_kind(path)
     if kind is None:
-        raise DocumentError(f"{path.name} is not a text, PDF or Word document.")
+        raise DocumentError(
+            translate("DocumentError", "{file} is not a text, PDF or Word document.").format(
+                file=path.name
+            )
+        )
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise DocumentError(f"{path.name} cannot be read: {exc.strerror or exc}.") from exc
+        raise DocumentError(_unreadable(path.name, exc)) from exc
     if size > MAX_DOCUMENT_BYTES:
         raise DocumentError(
-            f"{path.name} is {human_size(size)}; documents over "
-            f"{human_size(MAX_DOCUMENT_BYTES)} are not attached."
+            translate(
+                "DocumentError", "{file} is {size}; documents over {limit} are not attached."
+            ).format(file=path.name, size=human_size(size), limit=human_size(MAX_DOCUMENT_BYTES))
         )
     flag = cancel or threading.Event()
     pages = 0
@@ -245,9 +251,16 @@ def extract_document(path: Path, cancel: threading.Event | None = None) -> Extra
 
 
 def _too_long(name: str, tokens: int) -> str:
-    return (
-        f"{name} is too long: about {tokens:,} tokens of text, more than the "
-        f"{MAX_DOCUMENT_TOKENS:,} a document may have."
+    return translate(
+        "DocumentError",
+        "{file} is too long: about {tokens} tokens of text, more than the {limit} a document "
+        "may have.",
+    ).format(file=name, tokens=f"{tokens:,}", limit=f"{MAX_DOCUMENT_TOKENS:,}")
+
+
+def _unreadable(name: str, exc: OSError) -> str:
+    return translate("DocumentError", "{file} cannot be read: {error}.").format(
+        file=name, error=exc.strerror or exc
     )
 
 
@@ -262,11 +275,15 @@ def _plain_text(path: Path) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise DocumentError(f"{path.name} cannot be read: {exc.strerror or exc}.") from exc
+        raise DocumentError(_unreadable(path.name, exc)) from exc
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return data.decode("utf-16", errors="replace")
     if b"\0" in data[:_SNIFF_BYTES]:
-        raise DocumentError(f"{path.name} is not a text file (it holds binary data).")
+        raise DocumentError(
+            translate("DocumentError", "{file} is not a text file (it holds binary data).").format(
+                file=path.name
+            )
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -280,8 +297,12 @@ def _pdf_text(path: Path, cancel: threading.Event) -> tuple[str, int]:
         pdf = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
         if "password" in str(exc).lower():
-            raise DocumentError(f"{path.name} is encrypted (password-protected).") from exc
-        raise DocumentError(f"{path.name} is not a readable PDF (damaged, or not a PDF).") from exc
+            raise DocumentError(_encrypted(path.name)) from exc
+        raise DocumentError(
+            translate(
+                "DocumentError", "{file} is not a readable PDF (damaged, or not a PDF)."
+            ).format(file=path.name)
+        ) from exc
     try:
         pages: list[str] = []
         chars = 0
@@ -299,7 +320,10 @@ def _pdf_text(path: Path, cancel: threading.Event) -> tuple[str, int]:
         pdf.close()
     if not any(pages):
         raise ScannedDocument(
-            f"{path.name} has no text to extract (its pages are probably scanned images)."
+            translate(
+                "DocumentError",
+                "{file} has no text to extract (its pages are probably scanned images).",
+            ).format(file=path.name)
         )
     marked = [f"[page {n}]\n{text}" for n, text in enumerate(pages, start=1)]
     return "\n\n".join(marked), count
@@ -334,7 +358,11 @@ def render_pdf_pages(
     try:
         pdf = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
-        raise DocumentError(f"{path.name} is not a readable PDF (damaged, or encrypted).") from exc
+        raise DocumentError(
+            translate(
+                "DocumentError", "{file} is not a readable PDF (damaged, or encrypted)."
+            ).format(file=path.name)
+        ) from exc
     images = []
     try:
         count = len(pdf)
@@ -362,8 +390,12 @@ def _docx_text(path: Path, cancel: threading.Event) -> str:
         document = docx.Document(str(path))
     except Exception as exc:  # python-docx, zipfile and lxml raise many kinds on bad files
         if _is_encrypted_office(path):
-            raise DocumentError(f"{path.name} is encrypted (password-protected).") from exc
-        raise DocumentError(f"{path.name} is not a readable Word document.") from exc
+            raise DocumentError(_encrypted(path.name)) from exc
+        raise DocumentError(
+            translate("DocumentError", "{file} is not a readable Word document.").format(
+                file=path.name
+            )
+        ) from exc
     lines: list[str] = []
     chars = 0
     for item in document.iter_inner_content():
@@ -449,7 +481,12 @@ def budget_warning(tokens: int, context_tokens: int = DEFAULT_CONTEXT_TOKENS) ->
     """A warning if attachments of ``tokens`` would not fit the context; ``""`` if they do."""
     if tokens <= context_tokens * 0.8:
         return ""
-    return (
-        f"The attached documents come to about {tokens:,} tokens: more than fits the model's "
-        f"context (about {context_tokens:,} tokens) with room for an answer."
-    )
+    return translate(
+        "DocumentError",
+        "The attached documents come to about {tokens} tokens: more than fits the model's "
+        "context (about {context} tokens) with room for an answer.",
+    ).format(tokens=f"{tokens:,}", context=f"{context_tokens:,}")
+
+
+def _encrypted(name: str) -> str:
+    return translate("DocumentError", "{file} is encrypted (password-protected).").format(file=name)

@@ -8,6 +8,8 @@ reported by its message. Never a traceback.
 
 from __future__ import annotations
 
+from desktop_agent._i18n import translate
+
 _MAX_TEXT = 600
 
 
@@ -26,7 +28,8 @@ def describe_error(exc: BaseException, *, secret: str = "") -> tuple[str, bool]:
         text, retryable = str(exc), True
     else:
         detail = str(exc).strip() or type(exc).__name__
-        text, retryable = f"Something went wrong: {detail}", True
+        text = translate("ChatService", "Something went wrong: {detail}").format(detail=detail)
+        retryable = True
     text = " ".join(text.split())
     if len(text) > _MAX_TEXT:
         text = text[: _MAX_TEXT - 1] + "…"

@@ -26,6 +26,15 @@ def config_dir() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
+def data_dir() -> Path:
+    """The app's data folder, as ``desktop_agent.app.library.data_root`` says, for callers
+    that run before the window's first paint (the library package loads after it)."""
+    home = os.environ.get(HOME_ENV)
+    if home:
+        return Path(home)
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
 def write_private_file(path: Path, data: bytes) -> None:
     """Atomically replace ``path`` with ``data``; the result is readable by its owner only.
 

@@ -22,12 +22,14 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP, translate
 from desktop_agent._logging import logger
 from desktop_agent.app._settings import ProviderPreset, Settings, save_settings
 
 SERVICE = "desktop-agent"
-FILE_NOTE = (
-    "No system keyring is available: API keys are kept in settings.json, readable only by you."
+FILE_NOTE = QT_TRANSLATE_NOOP(
+    "KeyStore",
+    "No system keyring is available: API keys are kept in settings.json, readable only by you.",
 )
 
 
@@ -64,9 +66,11 @@ class KeyStore:
         """A sentence for Settings saying where the keys are kept."""
         backend = self.backend()
         if backend is None:
-            return FILE_NOTE
+            return translate("KeyStore", FILE_NOTE)
         name = getattr(backend, "name", "") or type(backend).__name__
-        return f"API keys are kept in the system keyring ({name})."
+        return translate("KeyStore", "API keys are kept in the system keyring ({name}).").format(
+            name=name
+        )
 
     def get(self, preset: str) -> str:
         """The key of ``preset`` ("" if none or no keyring)."""

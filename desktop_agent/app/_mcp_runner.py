@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, Literal
 
+from desktop_agent._i18n import translate
 from desktop_agent._logging import logger
 from desktop_agent.app._mcp_config import McpServerConfig
 from desktop_agent.app._mcp_status import McpServerStatus, McpToolInfo
@@ -158,7 +159,7 @@ class ServerRunner:
                 logger.warning("MCP server %r is not answering; restarting it.", self.config.name)
                 return "restart"
             if health == "crashed":
-                self._fail("The server stopped.")
+                self._fail(translate("McpServerStatus", "The server stopped."))
                 return "crashed"
 
     async def _ping(self) -> Literal["ok", "hung", "crashed"]:
@@ -235,14 +236,20 @@ def _tool_info(tool: Any) -> McpToolInfo:
 
 def _reason(exc: BaseException, config: McpServerConfig) -> str:
     if isinstance(exc, TimeoutError):
-        return f"The server did not answer within {CONNECT_TIMEOUT:.0f} s."
+        return translate("McpServerStatus", "The server did not answer within {seconds} s.").format(
+            seconds=f"{CONNECT_TIMEOUT:.0f}"
+        )
     if isinstance(exc, ConnectionError) and config.url:
-        return f"Cannot reach the MCP server at {config.url}."
+        return translate("McpServerStatus", "Cannot reach the MCP server at {url}.").format(
+            url=config.url
+        )
     if isinstance(exc, FileNotFoundError):
-        return f"Cannot run {config.command!r}: it was not found."
+        return translate("McpServerStatus", "Cannot run {command}: it was not found.").format(
+            command=repr(config.command)
+        )
     text = str(exc).strip() or type(exc).__name__
     if text == "Connection closed":
-        return "The server exited while starting."
+        return translate("McpServerStatus", "The server exited while starting.")
     return text
 
 

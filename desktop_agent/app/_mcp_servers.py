@@ -18,11 +18,12 @@ from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
+from desktop_agent._i18n import translate
 from desktop_agent._logging import logger
-from desktop_agent.app._mcp_config import McpServerConfig
 from desktop_agent.app._mcp_status import McpServerStatus, McpToolInfo
 
 if TYPE_CHECKING:
+    from desktop_agent.app._mcp_config import McpServerConfig
     from desktop_agent.app._mcp_runner import ServerRunner
     from desktop_agent.tool import Toolkit, ToolPermissions, ToolResponse
 
@@ -285,4 +286,6 @@ def _summary(server: str, tool: str, arguments: dict[str, Any]) -> str:
     shown = json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
     if len(shown) > 2000:
         shown = shown[:2000] + "…"
-    return f"Run the tool {tool!r} of the MCP server {server!r} with:\n{shown}"
+    return translate(
+        "ToolPermission", "Run the tool {tool} of the MCP server {server} with:\n{arguments}"
+    ).format(tool=repr(tool), server=repr(server), arguments=shown)

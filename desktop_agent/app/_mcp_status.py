@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from desktop_agent._i18n import translate
+
 ServerState = Literal["off", "starting", "connected", "failed"]
 
 
@@ -41,5 +43,9 @@ class McpServerStatus:
         """One short line: "Connected · 3 tools", "Starting…", "Failed", "Off"."""
         if self.state == "connected":
             count = len(self.tools)
-            return f"Connected · {count} tool{'' if count == 1 else 's'}"
-        return {"off": "Off", "starting": "Starting…", "failed": "Failed"}[self.state]
+            return translate("McpServerStatus", "Connected · %n tool(s)", None, count)
+        if self.state == "starting":
+            return translate("McpServerStatus", "Starting…")
+        if self.state == "failed":
+            return translate("McpServerStatus", "Failed")
+        return translate("McpServerStatus", "Off")

@@ -87,3 +87,12 @@ def known_provider(name: str) -> KnownProvider | None:
         if provider.name.casefold() == name.strip().casefold():
             return provider
     return None
+
+
+def known_provider_at(base_url: str) -> KnownProvider | None:
+    """The catalog entry whose base URL is ``base_url`` (trailing ``/`` ignored), if any."""
+    wanted = base_url.strip().rstrip("/").casefold()
+    for provider in KNOWN_PROVIDERS:
+        if provider.base_url.rstrip("/").casefold() == wanted:
+            return provider
+    return None

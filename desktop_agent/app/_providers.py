@@ -25,6 +25,7 @@ from typing import Literal, TypeVar
 
 from pydantic import SecretStr
 
+from desktop_agent._i18n import translate
 from desktop_agent._logging import logger
 from desktop_agent.app._settings import Settings
 
@@ -102,9 +103,12 @@ class Discovery:
     @property
     def notes(self) -> list[str]:
         """Sentences for the user, e.g. "LM Studio on port 1234 needs an API key." """
+        note = translate(
+            "ProviderDiscovery",
+            "{server} on port {port} needs an API key: enter it in Settings (base URL {url}).",
+        )
         return [
-            f"{server.name} on port {server.port} needs an API key: enter it in Settings "
-            f"(base URL {server.base_url})."
+            note.format(server=server.name, port=server.port, url=server.base_url)
             for server in self.needs_key
         ]
 
@@ -247,7 +251,9 @@ def _get_model_ids(base_url: str, api_key: str, timeout: float) -> list[str]:
     url = base_url.rstrip("/") + "/models"
     if not url.startswith(("http://", "https://")):
         raise ModelListError(
-            f"The base URL must start with http:// or https:// (got {base_url!r})."
+            translate(
+                "ProviderDiscovery", "The base URL must start with http:// or https:// (got {url})."
+            ).format(url=repr(base_url))
         )
     request = urllib.request.Request(url, headers={"Accept": "application/json"})
     if api_key:
@@ -260,19 +266,32 @@ def _get_model_ids(base_url: str, api_key: str, timeout: float) -> list[str]:
             document = json.loads(response.read(2_000_000))
     except urllib.error.HTTPError as exc:
         exc.close()  # it holds the response (and its socket) open
-        raise ModelListError(f"The server answered {exc.code} {exc.reason}.", exc.code) from None
+        raise ModelListError(
+            translate("ProviderDiscovery", "The server answered {code} {reason}.").format(
+                code=exc.code, reason=exc.reason
+            ),
+            exc.code,
+        ) from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise ModelListError(f"The server could not be reached ({reason}).") from None
+        raise ModelListError(
+            translate("ProviderDiscovery", "The server could not be reached ({reason}).").format(
+                reason=reason
+            )
+        ) from None
     except (ValueError, UnicodeDecodeError):
-        raise ModelListError("The server's answer is not a model list.") from None
+        raise ModelListError(_not_a_list()) from None
     return _model_ids(document)
+
+
+def _not_a_list() -> str:
+    return translate("ProviderDiscovery", "The server's answer is not a model list.")
 
 
 def _model_ids(document: object) -> list[str]:
     data = document.get("data") if isinstance(document, dict) else None
     if not isinstance(data, list):
-        raise ModelListError("The server's answer is not a model list.")
+        raise ModelListError(_not_a_list())
     return [str(item["id"]) for item in data if isinstance(item, dict) and item.get("id")]
 
 
@@ -292,5 +311,5 @@ async def _in_threads(jobs: Sequence[Callable[[], T]], timeout: float) -> list[T
         for future in futures:
             future.cancel()  # no-op for finished ones; abandons a hung socket
     if pending:
-        raise ModelListError("The server did not answer in time.")
+        raise ModelListError(translate("ProviderDiscovery", "The server did not answer in time."))
     return [future.result() for future in futures]

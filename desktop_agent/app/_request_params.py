@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from desktop_agent._i18n import translate
 from desktop_agent.app._settings import Settings
 
 OPTIONAL_PARAMETERS = ("max_tokens", "top_p", "reasoning_effort", "temperature")
@@ -42,9 +43,12 @@ class UnsupportedParameterError(Exception):
     def __init__(self, parameter: str, server_message: str) -> None:
         self.parameter = parameter
         super().__init__(
-            f"The server does not accept the parameter “{parameter}” "
-            f"({server_message.strip() or 'HTTP 400'}). Retry sends the message without it; "
-            f"to stop sending it, clear it in Parameters (Settings, or the chat header)."
+            translate(
+                "ChatService",
+                "The server does not accept the parameter “{parameter}” ({reason}). Retry sends "
+                "the message without it; to stop sending it, clear it in Parameters (Settings, "
+                "or the chat header).",
+            ).format(parameter=parameter, reason=server_message.strip() or "HTTP 400")
         )
 
 

@@ -8,29 +8,124 @@ copies and only appends, deletes or re-marks them. So each entry's saved form is
 and reused while the entry (the same ``(msg, marks)`` tuple, with the same content and
 metadata objects) is still at the same position. The file content is unchanged. (A
 stored message's other fields are never reassigned.)
+
+It also knows what changed since the last save, for the session journal (see
+``desktop_agent.app.library._journal``): its ``content`` is a list that records the
+first position any change touched, and the last few entries are compared with what was
+saved (a finished reply's metadata or content is reassigned in place). So an autosave
+writes the messages from that position on, at a cost that does not grow with the chat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, SupportsIndex
 
 from desktop_agent.memory import InMemoryMemory
 from desktop_agent.message import Msg
 
 _Entry = tuple[Msg, list[str]]
+_TAIL = 32  # entries compared with their saved form at each journal save
 
 
 class SessionMemory(InMemoryMemory):
-    """An ``InMemoryMemory`` whose ``state_dict()`` reuses unchanged messages' dicts."""
+    """An ``InMemoryMemory`` whose ``state_dict()`` reuses unchanged messages' dicts and
+    which tells the session journal what changed since the last save."""
 
     def __init__(self) -> None:
         """Start empty."""
         super().__init__()
         self._saved: list[tuple[_Entry, list[Any]]] = []
+        self._tail: list[tuple[int, _Entry, Any, Any, list[str]]] = []
+        self._omit = False
+        self._omitted: list[Any] = []
         self.register_state("content", custom_to_json=self._content_to_json)
 
+    def __setattr__(self, key: str, value: Any) -> None:
+        if key == "content" and not isinstance(value, TrackedList):
+            value = TrackedList(value)  # a new list (a load): all of it counts as changed
+        super().__setattr__(key, value)
+
+    # -- the journal's view (see desktop_agent.app.library._journal) -----------------------
+
+    @property
+    def omitted_marker(self) -> list[Any]:
+        """The object standing for the content inside :meth:`without_content`."""
+        return self._omitted
+
+    @contextlib.contextmanager
+    def without_content(self) -> Iterator[object]:
+        """While active, ``state_dict()`` holds :attr:`omitted_marker` as its content."""
+        self._omit = True
+        try:
+            yield self._omitted
+        finally:
+            self._omit = False
+
+    def take_changes(self) -> tuple[int, list[list[Any]]]:
+        """The first position that changed since the last save and the saved form of
+        the entries from there on; from now on they count as saved."""
+        content = self._tracked
+        start = self._first_unsaved(content)
+        self.mark_saved()
+        return start, [[msg.to_dict(), list(marks)] for msg, marks in content[start:]]
+
+    def unsaved_from(self, index: int) -> None:
+        """A save failed: the entries from ``index`` on count as changed again."""
+        content = self._tracked
+        content.low = min(content.low, index)
+
+    def mark_saved(self) -> None:
+        """Everything in memory now counts as saved (just loaded, or saved whole)."""
+        content = self._tracked
+        end = len(content)
+        content.low = end
+        self._tail = [
+            (index, entry, entry[0].content, entry[0].metadata, list(entry[1]))
+            for index, entry in enumerate(content[max(end - _TAIL, 0) :], max(end - _TAIL, 0))
+        ]
+
+    @property
+    def _tracked(self) -> TrackedList:
+        content = self.content
+        assert isinstance(content, TrackedList)  # see __setattr__
+        return content
+
+    def _first_unsaved(self, content: TrackedList) -> int:
+        low = min(content.low, len(content))
+        for index, entry, body, metadata, marks in self._tail:
+            if index >= low:
+                break
+            current = content[index]
+            if (
+                current is not entry
+                or current[0].content is not body
+                or current[0].metadata is not metadata
+                or current[1] != marks
+            ):
+                return index
+        return low
+
+    async def update_messages_mark(
+        self,
+        new_mark: str | None,
+        old_mark: str | None = None,
+        msg_ids: list[str] | None = None,
+    ) -> int:
+        """As ``InMemoryMemory``'s; the first re-marked message counts as changed."""
+        changed = await super().update_messages_mark(new_mark, old_mark, msg_ids)
+        if changed:
+            ids = set(msg_ids) if msg_ids is not None else None
+            first = next(
+                (i for i, (msg, _) in enumerate(self.content) if ids is None or msg.id in ids), 0
+            )
+            self.unsaved_from(first)
+        return changed
+
     def _content_to_json(self, content: Sequence[_Entry]) -> list[list[Any]]:
+        if self._omit:
+            return self._omitted
         previous = self._saved
         known = len(previous)
         saved: list[tuple[_Entry, list[Any]]] = []
@@ -48,3 +143,84 @@ class SessionMemory(InMemoryMemory):
             append((entry, [entry[0].to_dict(), entry[1]]))
         self._saved = saved
         return [item[1] for item in saved]
+
+
+class TrackedList(list[_Entry]):
+    """A list that records the lowest position any change touched (``low``)."""
+
+    low = 0  # a copy made without __init__ (pickle) counts as changed throughout
+
+    def __init__(self, items: Iterable[_Entry] = ()) -> None:
+        """Hold ``items``; none counts as changed until ``low`` is set."""
+        super().__init__(items)
+        self.low = 0
+
+    def _touch(self, index: int) -> None:
+        if index < self.low:
+            self.low = max(index, 0)
+
+    def append(self, item: _Entry) -> None:  # noqa: D102
+        self._touch(len(self))
+        super().append(item)
+
+    def extend(self, items: Iterable[_Entry]) -> None:  # noqa: D102
+        self._touch(len(self))
+        super().extend(items)
+
+    def __iadd__(self, items: Iterable[_Entry]) -> TrackedList:  # type: ignore[override,misc]
+        self._touch(len(self))
+        super().__iadd__(items)
+        return self
+
+    def insert(self, index: SupportsIndex, item: _Entry) -> None:  # noqa: D102
+        self._touch(range(len(self) + 1)[slice(index, None)].start if len(self) else 0)
+        super().insert(index, item)
+
+    def pop(self, index: SupportsIndex = -1) -> _Entry:  # noqa: D102
+        if self:
+            self._touch(range(len(self))[index])
+        return super().pop(index)
+
+    def remove(self, item: _Entry) -> None:  # noqa: D102
+        self._touch(self.index(item))
+        super().remove(item)
+
+    def clear(self) -> None:  # noqa: D102
+        self._touch(0)
+        super().clear()
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:  # noqa: D102
+        self._touch(0)
+        super().sort(*args, **kwargs)
+
+    def reverse(self) -> None:  # noqa: D102
+        self._touch(0)
+        super().reverse()
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if isinstance(key, slice):
+            start, stop, step = key.indices(len(self))
+            if step == 1:
+                value = list(value)
+                same, limit = 0, min(max(stop - start, 0), len(value))
+                while same < limit and self[start + same] is value[same]:
+                    same += 1  # a delete rewrites the list: only what differs changed
+                self._touch(start + same)
+            else:
+                self._touch(min(start, stop + 1))
+        else:
+            self._touch(range(len(self))[key])
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        if isinstance(key, slice):
+            start, stop, step = key.indices(len(self))
+            self._touch(start if step > 0 else stop + 1)
+        else:
+            self._touch(range(len(self))[key])
+        super().__delitem__(key)
+
+    def __imul__(self, count: SupportsIndex) -> TrackedList:
+        self._touch(0)
+        super().__imul__(count)
+        return self

@@ -28,12 +28,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP, translate
 from desktop_agent._logging import logger
 from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._attachments import legacy_sessions
 from desktop_agent.app._conversation import Changed, ConversationEvent, Inserted, Removed
 from desktop_agent.app._session_restore import (
+    built_conversation,
     in_memory,
+    keep_out_of_collections,
     load_off_loop,
     read_last_session,
     restored_messages,
@@ -55,9 +58,10 @@ if TYPE_CHECKING:
     )
 
 STATE_FILE = "state.json"
-INTERRUPTED_NOTE = (
+INTERRUPTED_NOTE = QT_TRANSLATE_NOOP(
+    "SessionSwitcher",
     "This reply was cut short: the app closed while it was being written. "
-    "What had arrived is kept above."
+    "What had arrived is kept above.",
 )
 
 
@@ -242,15 +246,20 @@ class SessionSwitcher:
             from desktop_agent.session._json_codec import gc_paused
 
             state = AgentState(self.service.settings.system_prompt)
-            loaded = await load_off_loop(library, session_id, state)
-            messages = await restored_messages(state, loaded.unfinished_reply)
+            # Parsed, loaded and turned into rows off the loop, with no collection of the
+            # whole session meanwhile; then kept out of every later collection.
+            with gc_paused():
+                loaded = await load_off_loop(library, session_id, state)
+                messages = await restored_messages(state, loaded.unfinished_reply)
+                rows = await asyncio.to_thread(built_conversation, messages)
+                del messages
+                keep_out_of_collections()
             await asyncio.sleep(0)  # let the window paint between loading and showing
             await self._close_active()
             await self.service.use_state(state)
-            with gc_paused():  # 10,000 new rows: no collection of the whole session meanwhile
-                self.conversation.reset(messages)
+            self.conversation.adopt(rows)
             if loaded.unfinished_reply is not None:
-                self.conversation.add_error(INTERRUPTED_NOTE, False)
+                self.conversation.add_error(translate("SessionSwitcher", INTERRUPTED_NOTE), False)
             self._activate(session_id, loaded.summary, loaded.read_only, loaded.read_only_reason)
             return loaded
 
@@ -398,18 +407,22 @@ class SessionSwitcher:
         return await (await self._library()).empty_trash()
 
     async def save_now(self) -> None:
-        """Save the active session now (e.g. after its template changed); no-op for a
-        chat not saved yet (it is saved with its first message)."""
+        """Save the active session now, its whole file (e.g. after its template changed);
+        no-op for a chat not saved yet (it is saved with its first message)."""
+        autosaver = self._autosaver
+        if autosaver is not None:
+            autosaver.message_finished()
+            await autosaver.checkpoint()
+
+    async def save_sent_message(self) -> None:
+        """Make the message just sent durable before its request leaves: wait until a new
+        chat's session exists, then save it (appended to its journal and fsynced, or
+        failed and reported)."""
+        await self._settled()
         autosaver = self._autosaver
         if autosaver is not None:
             autosaver.message_finished()
             await autosaver.flush()
-
-    async def save_sent_message(self) -> None:
-        """Make the message just sent durable before its request leaves: wait until a new
-        chat's session exists, then save it (written and fsynced, or failed and reported)."""
-        await self._settled()
-        await self.save_now()
 
     # -- autosave --------------------------------------------------------------------
 

@@ -14,25 +14,64 @@ import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
     FieldSerializationInfo,
+    PlainSerializer,
+    PlainValidator,
     SecretStr,
+    SerializationInfo,
+    TypeAdapter,
     ValidationError,
     field_serializer,
 )
 
 from desktop_agent._logging import logger
 from desktop_agent.app._files import config_dir, write_private_file
-from desktop_agent.app._mcp_config import McpServerConfig
+
+if TYPE_CHECKING:
+    from desktop_agent.app._mcp_config import McpServerConfig
 
 SETTINGS_FILE = "settings.json"
 DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
 _REVEAL = "reveal_secrets"
+
+
+_mcp_adapter: TypeAdapter[list[McpServerConfig]] | None = None
+
+
+def _mcp_servers_from(value: Any) -> list[McpServerConfig]:
+    """Validate ``Settings.mcp_servers``.
+
+    The MCP server model (~60 ms of pydantic schema building) is loaded only when there
+    are servers: with none, start-up never imports it.
+    """
+    if isinstance(value, list | tuple) and not value:
+        return []
+    global _mcp_adapter
+    if _mcp_adapter is None:
+        from desktop_agent.app._mcp_config import McpServerConfig
+
+        _mcp_adapter = TypeAdapter(list[McpServerConfig])
+    return _mcp_adapter.validate_python(value)
+
+
+def _mcp_servers_to(servers: list[McpServerConfig], info: SerializationInfo) -> list[Any]:
+    return [s.model_dump(mode=info.mode, context=info.context) for s in servers]
+
+
+if TYPE_CHECKING:
+    McpServerList = list[McpServerConfig]
+else:
+    McpServerList = Annotated[
+        list[Any],
+        PlainValidator(_mcp_servers_from, json_schema_input_type=list[dict[str, Any]]),
+        PlainSerializer(_mcp_servers_to),
+    ]
 
 
 class ProviderPreset(BaseModel):
@@ -65,8 +104,11 @@ class Settings(BaseModel):
     temperature: float = Field(default=0.7, ge=0.0, le=2.0)
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     theme: Literal["light", "dark", "system"] = "light"  # system: follow the desktop
+    language: str = Field(default="", max_length=35)
+    """The window's language as a locale name (``"zh_CN"``, ``"en"``); ``""``: the
+    desktop's. Applies at the next start (``$DESKTOP_AGENT_LANGUAGE`` overrides it)."""
     allow_remote_images: bool = False
-    mcp_servers: list[McpServerConfig] = Field(default_factory=list)
+    mcp_servers: McpServerList = Field(default_factory=list)
     """The MCP servers of the Tools page (``env``/``headers`` values are secrets)."""
     mcp_start_at_launch: bool = False
     """Start the enabled MCP servers with the app, not when a chat first needs them."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from desktop_agent._i18n import translate
 from desktop_agent.app._providers import Provider
 
 TRANSCRIPTION_MODEL = "whisper-1"
@@ -50,12 +51,15 @@ async def transcribe(
     except openai.APIStatusError as exc:
         if exc.status_code in (404, 405, 501):
             raise TranscriptionError(
-                "This provider does not offer speech-to-text (/v1/audio/transcriptions).",
+                translate(
+                    "Transcription",
+                    "This provider does not offer speech-to-text (/v1/audio/transcriptions).",
+                ),
                 unsupported=True,
             ) from exc
-        raise TranscriptionError(f"Transcription failed: {exc.message}") from exc
+        raise TranscriptionError(_failed(exc.message)) from exc
     except openai.APIError as exc:
-        raise TranscriptionError(f"Transcription failed: {exc}") from exc
+        raise TranscriptionError(_failed(str(exc))) from exc
     finally:
         await client.close()
     return str(result.text).strip()
@@ -68,3 +72,7 @@ def provider_transcriber(provider: Provider) -> Transcriber:
         return await transcribe(provider.base_url, provider.api_key.get_secret_value(), wav)
 
     return run
+
+
+def _failed(reason: str) -> str:
+    return translate("Transcription", "Transcription failed: {error}").format(error=reason)

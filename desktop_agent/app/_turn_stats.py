@@ -15,10 +15,16 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP, translate
+
 StepKind = Literal["reasoning", "tool", "answer"]
 STATS_KEY = "turn_stats"
 MODEL_KEY = "model"
 _CHARS_PER_TOKEN = 4  # a live estimate until the server reports the usage
+_STEP_WORDS = {
+    "reasoning": QT_TRANSLATE_NOOP("TurnStats", "reasoning"),
+    "answer": QT_TRANSLATE_NOOP("TurnStats", "answer"),
+}
 
 
 @dataclass(frozen=True)
@@ -33,9 +39,13 @@ class StepStats:
 
     def label(self) -> str:
         """E.g. "reasoning 1.2 s · 80 tok", "search_web 0.3 s", "answer 2.0 s · 310 tok"."""
-        title = self.name if self.kind == "tool" else self.kind
-        tokens = f" · {self.output_tokens:,} tok" if self.kind != "tool" else ""
-        return f"{title} {_seconds(self.seconds)}{tokens}"
+        if self.kind == "tool":
+            return f"{self.name} {_seconds(self.seconds)}"
+        return translate("TurnStats", "{step} {time} · {tokens} tok").format(
+            step=translate("TurnStats", _STEP_WORDS.get(self.kind, self.kind)),
+            time=_seconds(self.seconds),
+            tokens=f"{self.output_tokens:,}",
+        )
 
 
 @dataclass(frozen=True)
@@ -63,10 +73,18 @@ class TurnStats:
         parts = []
         rate = self.tokens_per_second
         if rate is not None:
-            parts.append(f"{rate:,.0f} tok/s")
+            parts.append(translate("TurnStats", "{rate} tok/s").format(rate=f"{rate:,.0f}"))
         if self.first_token is not None:
-            parts.append(f"{_seconds(self.first_token)} to first token")
-        parts.append(f"{self.input_tokens:,} in · {self.output_tokens:,} out")
+            parts.append(
+                translate("TurnStats", "{time} to first token").format(
+                    time=_seconds(self.first_token)
+                )
+            )
+        parts.append(
+            translate("TurnStats", "{input} in · {output} out").format(
+                input=f"{self.input_tokens:,}", output=f"{self.output_tokens:,}"
+            )
+        )
         parts.append(_seconds(self.total))
         return " · ".join(parts)
 
@@ -211,7 +229,8 @@ def _content_chars(response: Any) -> int:
 
 
 def _seconds(value: float) -> str:
-    return f"{value:.1f} s" if value < 100 else f"{value:,.0f} s"
+    shown = f"{value:.1f}" if value < 100 else f"{value:,.0f}"
+    return translate("TurnStats", "{seconds} s").format(seconds=shown)
 
 
 def attach_stats(agent: Any, recorder: StatsRecorder) -> None:

@@ -10,6 +10,7 @@ import re
 import socket
 from typing import Any
 
+from desktop_agent._i18n import translate
 from desktop_agent.model._exceptions import (
     ModelAPIError,
     ModelAuthenticationError,
@@ -42,18 +43,33 @@ def translate_openai_error(
 
     if isinstance(exc, openai.APITimeoutError):
         if mid_stream:
-            silent = f" for {read_timeout:g} s" if read_timeout else ""
-            return ModelConnectionError(
-                f"The model server at {base_url} did not answer in time: it sent nothing"
-                f"{silent} while streaming, so the answer is incomplete."
-            )
+            if read_timeout:
+                text = translate(
+                    "ModelError",
+                    "The model server at {url} did not answer in time: it sent nothing for "
+                    "{seconds} s while streaming, so the answer is incomplete.",
+                ).format(url=base_url, seconds=f"{read_timeout:g}")
+            else:
+                text = translate(
+                    "ModelError",
+                    "The model server at {url} did not answer in time: it sent nothing while "
+                    "streaming, so the answer is incomplete.",
+                ).format(url=base_url)
+            return ModelConnectionError(text)
         return ModelConnectionError(
-            f"The model server at {base_url} did not answer in time (request timed out)."
+            translate(
+                "ModelError",
+                "The model server at {url} did not answer in time (request timed out).",
+            ).format(url=base_url)
         )
     if isinstance(exc, openai.APIConnectionError):
         return _connection_error(exc, base_url=base_url, mid_stream=mid_stream)
     if isinstance(exc, openai.APIResponseValidationError):
-        return ModelResponseError(f"The model server sent a response of unexpected shape: {exc}")
+        return ModelResponseError(
+            translate(
+                "ModelError", "The model server sent a response of unexpected shape: {error}"
+            ).format(error=exc)
+        )
     if isinstance(exc, openai.APIStatusError):
         return _status_error(
             exc.status_code, exc.body, headers=exc.response.headers, base_url=base_url
@@ -61,31 +77,48 @@ def translate_openai_error(
     if isinstance(exc, openai.APIError):
         return _stream_error_event(exc)
     if isinstance(exc, openai.LengthFinishReasonError | openai.ContentFilterFinishReasonError):
-        return ModelResponseError(f"The model's answer could not be used: {exc}")
-    return ModelError(f"The model call failed: {exc}")
+        return ModelResponseError(
+            translate("ModelError", "The model's answer could not be used: {error}").format(
+                error=exc
+            )
+        )
+    return ModelError(translate("ModelError", "The model call failed: {error}").format(error=exc))
 
 
 def _connection_error(exc: BaseException, *, base_url: str, mid_stream: bool) -> ModelError:
     causes = list(_cause_chain(exc))
     if mid_stream:
         return ModelConnectionError(
-            f"The connection to the model server at {base_url} was lost mid-stream; "
-            "the answer is incomplete."
+            translate(
+                "ModelError",
+                "The connection to the model server at {url} was lost mid-stream; the answer is "
+                "incomplete.",
+            ).format(url=base_url)
         )
     if any(isinstance(cause, ConnectionRefusedError) for cause in causes) or any(
         "refused" in str(cause).lower() for cause in causes
     ):
         return ModelConnectionError(
-            f"Could not connect to the model server at {base_url}: connection refused. "
-            "Is the server running, and is the base URL right?"
+            translate(
+                "ModelError",
+                "Could not connect to the model server at {url}: connection refused. Is the "
+                "server running, and is the base URL right?",
+            ).format(url=base_url)
         )
     if any(isinstance(cause, socket.gaierror) for cause in causes):
         return ModelConnectionError(
-            f"Could not resolve the host of the model server at {base_url}. "
-            "Check the base URL and your network connection."
+            translate(
+                "ModelError",
+                "Could not resolve the host of the model server at {url}. Check the base URL and "
+                "your network connection.",
+            ).format(url=base_url)
         )
     detail = str(causes[-1]) if len(causes) > 1 and str(causes[-1]) else str(exc)
-    return ModelConnectionError(f"Could not reach the model server at {base_url}: {detail}")
+    return ModelConnectionError(
+        translate("ModelError", "Could not reach the model server at {url}: {error}").format(
+            url=base_url, error=detail
+        )
+    )
 
 
 def _cause_chain(exc: BaseException) -> list[BaseException]:
@@ -102,38 +135,54 @@ def _status_error(status: int, body: Any, *, headers: Any, base_url: str) -> Mod
     detail = f": {_sentence(server_message)}" if server_message else "."
     if status in (401, 403):
         hint = (
-            "Check the API key in the provider settings."
+            translate("ModelError", "Check the API key in the provider settings.")
             if status == 401
-            else "Check that this API key may use this model."
+            else translate("ModelError", "Check that this API key may use this model.")
         )
         return ModelAuthenticationError(
-            f"The model server refused the request (HTTP {status}){detail} {hint}",
+            translate(
+                "ModelError", "The model server refused the request (HTTP {status}){detail} {hint}"
+            ).format(status=status, detail=detail, hint=hint),
             status_code=status,
             body=body,
             server_message=server_message,
         )
     if status == 404 or (status == 400 and says_model_missing(body, server_message)):
         return ModelNotFoundError(
-            f"The model server does not know this model (HTTP {status}){detail} "
-            f"Pick another model in Settings, or check the base URL ({base_url}).",
+            translate(
+                "ModelError",
+                "The model server does not know this model (HTTP {status}){detail} Pick another "
+                "model in Settings, or check the base URL ({url}).",
+            ).format(status=status, detail=detail, url=base_url),
             status_code=status,
             body=body,
             server_message=server_message,
         )
     if status == 429:
         retry_after = parse_retry_after(headers)
-        when = f"Try again in {retry_after:g} s." if retry_after is not None else "Try again later."
+        when = (
+            translate("ModelError", "Try again in {seconds} s.").format(seconds=f"{retry_after:g}")
+            if retry_after is not None
+            else translate("ModelError", "Try again later.")
+        )
         return ModelRateLimitError(
-            f"The model server is rate limiting requests (HTTP 429){detail} {when}",
+            translate(
+                "ModelError", "The model server is rate limiting requests (HTTP 429){detail} {when}"
+            ).format(detail=detail, when=when),
             status_code=status,
             body=body,
             server_message=server_message,
             retry_after=retry_after,
         )
     if status >= 500:
-        message = f"The model server had an internal error (HTTP {status}){detail} Try again."
+        message = translate(
+            "ModelError",
+            "The model server had an internal error (HTTP {status}){detail} Try again.",
+        ).format(status=status, detail=detail)
     else:
-        message = f"The model server rejected the request (HTTP {status}){detail}"
+        message = translate(
+            "ModelError", "The model server rejected the request (HTTP {status}){detail}"
+        ).format(status=status, detail=detail)
     return ModelAPIError(message, status_code=status, body=body, server_message=server_message)
 
 
@@ -165,7 +214,9 @@ def _stream_error_event(exc: Any) -> ModelAPIError:
     body = getattr(exc, "body", None)
     server_message = _server_message(body) or str(getattr(exc, "message", "")) or None
     kind = str(body.get("type") or body.get("code") or "") if isinstance(body, dict) else ""
-    message = f"The model server reported an error during the answer: {server_message}"
+    message = translate(
+        "ModelError", "The model server reported an error during the answer: {error}"
+    ).format(error=server_message)
     if "rate" in kind.lower() and "limit" in kind.lower():
         return ModelRateLimitError(
             message, status_code=None, body=body, server_message=server_message

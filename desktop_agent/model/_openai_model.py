@@ -25,6 +25,7 @@ from desktop_agent.model._model_base import TOOL_CHOICE_MODES, ChatModelBase
 from desktop_agent.model._model_response import ChatResponse
 from desktop_agent.model._openai_errors import translate_openai_error
 from desktop_agent.model._openai_response import parse_completion
+from desktop_agent.model._openai_sse import close_chunks, stream_chunks
 from desktop_agent.model._openai_stream import Pacer, StreamAccumulator, unreadable_stream
 from desktop_agent.model._response_checks import (
     UNUSABLE_CHUNK_ERRORS,
@@ -235,8 +236,9 @@ class OpenAIChatModel(ChatModelBase):
 
         pacer = Pacer()
         received = False
+        chunks = stream_chunks(stream)  # dicts, not SDK models (see _openai_sse)
         try:
-            async for chunk in stream:
+            async for chunk in chunks:
                 received = True
                 try:
                     fed = accumulator.feed(check_chunk(chunk))
@@ -258,7 +260,10 @@ class OpenAIChatModel(ChatModelBase):
         except (UnicodeDecodeError, RecursionError) as exc:
             raise unusable_chunk(exc) from exc
         finally:
-            await stream.close()
+            try:
+                await close_chunks(chunks)
+            finally:
+                await stream.close()
 
 
 def _take_client_args(

@@ -7,7 +7,7 @@ stylesheet can match (``[error="true"]``).
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
 
@@ -16,7 +16,7 @@ class DismissibleNotice(QFrame):
 
     Args:
         object_name: The stylesheet name of this bar.
-        close_tip: Tooltip of the ✕ button.
+        close_tip: Tooltip of the ✕ button (default "Dismiss").
         selectable: Whether the message text can be selected with the mouse.
         parent: The parent widget.
     """
@@ -25,7 +25,7 @@ class DismissibleNotice(QFrame):
         self,
         object_name: str,
         *,
-        close_tip: str = "Dismiss",
+        close_tip: str = "",
         selectable: bool = False,
         parent: QWidget | None = None,
     ) -> None:
@@ -40,7 +40,9 @@ class DismissibleNotice(QFrame):
         self.close_button = QToolButton()
         self.close_button.setText("✕")
         self.close_button.setAutoRaise(True)
-        self.close_button.setToolTip(close_tip)
+        self.close_button.setToolTip(
+            close_tip or QCoreApplication.translate("DismissibleNotice", "Dismiss")
+        )
         self.close_button.clicked.connect(self.hide)
         self._row = QHBoxLayout(self)
         self._row.setContentsMargins(8, 4, 4, 4)

@@ -41,6 +41,9 @@ def plain_tooltip(text: str) -> str:
 
 def sentence(text: str) -> str:
     """``text`` ending with a full stop (an error from outside often has none), so that a
-    message built around it reads as sentences: "Could not save: disk full."."""
+    message built around it reads as sentences: "Could not save: disk full.". A text ending
+    in a CJK character (a translated message) gets the full-width "。"."""
     text = text.rstrip()
-    return text if not text or text.endswith((".", "!", "?", "…", ")")) else f"{text}."
+    if not text or text.endswith((".", "!", "?", "…", ")", "。", "！", "？", "）")):
+        return text
+    return f"{text}。" if "\u2e80" <= text[-1] <= "\u9fff" else f"{text}."

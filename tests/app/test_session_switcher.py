@@ -22,6 +22,7 @@ from desktop_agent.app import (
     Settings,
 )
 from desktop_agent.app.library import SessionCorruptError, SessionLibrary
+from desktop_agent.app.library._journal import read_with_journal
 from desktop_agent.message import Msg
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply
 
@@ -72,8 +73,8 @@ async def chat(server: OpenAICompatServer, desktop_agent_home: Path) -> AsyncIte
 
 
 def _file(home: Path, session_id: str) -> dict[str, Any]:
-    data: dict[str, Any] = orjson.loads((home / "sessions" / f"{session_id}.json").read_bytes())
-    return data
+    """The saved session as the app reads it: the file with its journal replayed."""
+    return read_with_journal(home / "sessions" / f"{session_id}.json").parts
 
 
 async def test_the_first_message_makes_a_session_titled_after_it(

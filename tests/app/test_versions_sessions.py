@@ -22,6 +22,7 @@ from desktop_agent.app import (
     Settings,
     VersionInfo,
 )
+from desktop_agent.app.library._journal import read_with_journal
 from desktop_agent.formatter import OpenAIChatFormatter
 from desktop_agent.memory import InMemoryMemory
 from desktop_agent.message import Msg
@@ -74,8 +75,8 @@ async def chat(server: OpenAICompatServer, desktop_agent_home: Path) -> AsyncIte
 
 
 def _file(home: Path, session_id: str) -> dict[str, Any]:
-    data: dict[str, Any] = orjson.loads((home / "sessions" / f"{session_id}.json").read_bytes())
-    return data
+    """The saved session as the app reads it: the file with its journal replayed."""
+    return read_with_journal(home / "sessions" / f"{session_id}.json").parts
 
 
 async def test_versions_are_saved_beside_the_path_on_screen_and_come_back(

@@ -22,10 +22,13 @@ from typing import Any
 import PySide6  # noqa: F401  (before qasync, so qasync binds to PySide6: qasync #23)
 import pytest
 import qasync
-from PySide6.QtCore import SignalInstance
+from PySide6.QtCore import QLocale, Qt, SignalInstance
 from PySide6.QtWidgets import QApplication
 
+from desktop_agent.ui._i18n import remove_translations
 from desktop_agent.ui._qt_async import AppEventLoop
+
+_DEFAULT_LOCALE = QLocale()
 
 
 def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> Any:
@@ -120,6 +123,16 @@ async def _wait_until(
 def wait_signal_fixture() -> Callable[..., Any]:
     """``opened = wait_signal(widget.some_signal)``, act, then ``await opened`` → arguments."""
     return _wait_signal
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A test that installs a language (a ``DesktopApp`` does) leaves no trace in the next."""
+    yield
+    remove_translations()
+    QLocale.setDefault(_DEFAULT_LOCALE)
+    if QApplication.instance() is not None:
+        QApplication.setLayoutDirection(Qt.LayoutDirection.LeftToRight)
 
 
 @pytest.fixture(name="wait_until")

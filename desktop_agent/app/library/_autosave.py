@@ -6,6 +6,13 @@ much); a finished message is saved as soon as the save in flight (if any) is don
 named task runs the saves, so there is never more than one in flight and each save takes
 the state as it is when it starts: the latest state wins. A failed save is reported to
 ``on_error`` and retried later; the session in memory keeps working.
+
+When the session's memory tracks its changes (``SessionMemory``), a save appends what
+changed to the session's journal (``SessionLibrary.append``: its cost follows the
+change, not the chat). The whole file is rewritten (a checkpoint, ``SessionLibrary.save``)
+once nothing has changed for ``checkpoint_after`` seconds and no reply is streaming,
+when the journal has grown past ``journal_limit`` bytes, on :meth:`checkpoint` and on
+:meth:`aclose`.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import math
 from collections.abc import Callable, Mapping
 
 from desktop_agent.app.library._errors import SessionError, SessionSaveError
+from desktop_agent.app.library._journal import JOURNAL_LIMIT, find_journal_memory
 from desktop_agent.app.library._library import SessionLibrary
 from desktop_agent.app.library._summary import SessionSummary
 from desktop_agent.message import Msg
@@ -39,6 +47,8 @@ class Autosaver:
         interval: float = 1.0,
         on_error: Callable[[SessionError], None] | None = None,
         on_saved: Callable[[SessionSummary], None] | None = None,
+        checkpoint_after: float = 5.0,
+        journal_limit: int = JOURNAL_LIMIT,
     ) -> None:
         """Create the autosaver (its task starts with the first change).
 
@@ -49,6 +59,9 @@ class Autosaver:
             interval: Longest time a change stays unsaved while changes keep coming.
             on_error: Called (on the loop) with each failed save's error.
             on_saved: Called (on the loop) with the session's row after each save.
+            checkpoint_after: Seconds without a change (and no reply streaming) after
+                which the journal is folded into a rewrite of the whole file.
+            journal_limit: Journal bytes after which the next save rewrites the file.
         """
         self.library = library
         self.session_id = session_id
@@ -56,8 +69,14 @@ class Autosaver:
         self.interval = interval
         self.on_error = on_error
         self.on_saved = on_saved
+        self.checkpoint_after = checkpoint_after
+        self.journal_limit = journal_limit
         self.saves = 0
+        self.checkpoints = 0
         self.last_error: SessionError | None = None
+        self._memory = find_journal_memory(self.modules)
+        self._journaled = False  # the journal holds changes the file does not
+        self._checkpoint_wanted = False
         self._unfinished: Msg | None = None
         self._changes = 0
         self._saved_changes = 0
@@ -113,11 +132,21 @@ class Autosaver:
         self._waiters.append((target, waiter))
         await waiter
 
+    async def checkpoint(self) -> None:
+        """Save now by rewriting the whole file, if the journal holds changes or a change
+        is pending (e.g. the app is idle, or the user asked)."""
+        if not (self._journaled or self.pending) or self._closed:
+            return
+        self._checkpoint_wanted = True
+        self._note(urgent=True)
+        await self.flush()
+
     async def aclose(self) -> None:
-        """Save what is pending, then stop."""
+        """Save what is pending (folding the journal into the file), then stop."""
         if self._closed:
             return
         await self.flush()
+        await self.checkpoint()
         self._closed = True
         task, self._task = self._task, None
         if task is not None:
@@ -128,7 +157,8 @@ class Autosaver:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            await self._wait_for_work(loop)
+            if await self._wait_for_work(loop):
+                self._checkpoint_wanted = True  # idle: fold the journal into the file
             self._wake.clear()
             self._hurry.clear()
             target, self._urgent = self._changes, False
@@ -138,8 +168,20 @@ class Autosaver:
             self._wake_waiters()
             self._retry_delay = _next_delay(self._retry_delay, self.interval) if retry else 0.0
 
-    async def _wait_for_work(self, loop: asyncio.AbstractEventLoop) -> None:
-        if self._retry_delay and not self.pending:
+    async def _wait_for_work(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Wait until a save is due; whether it is an idle checkpoint."""
+        if (
+            self._journaled
+            and not self.pending
+            and not self._retry_delay
+            and self._unfinished is None
+        ):
+            try:
+                async with asyncio.timeout(self.checkpoint_after):
+                    await self._wake.wait()
+            except TimeoutError:
+                return True
+        elif self._retry_delay and not self.pending:
             # The last save failed and nothing changed since: retry after a while.
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self._retry_delay):
@@ -151,21 +193,18 @@ class Autosaver:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(delay):
                     await self._hurry.wait()
+        return False
 
     async def _save_once(self) -> bool:
         """Save once; whether to retry without a new change (the disk refused)."""
         try:
-            summary = await self.library.save(
-                self.session_id,
-                unfinished_reply=self._unfinished,
-                replace_damaged=False,
-                **self.modules,
-            )
+            summary = await self._journal_or_checkpoint()
         except SessionError as exc:
             self._report(exc)
             return isinstance(exc, SessionSaveError)
         except Exception as exc:  # a bug must not stop autosaving: report it, keep going
             logger.exception("Autosave of session %r failed", self.session_id)
+            self._checkpoint_wanted = True  # the plain way next time
             self._report(SessionSaveError(self.session_id, f"{type(exc).__name__}: {exc}"))
             return False
         self.saves += 1
@@ -173,6 +212,29 @@ class Autosaver:
         if self.on_saved is not None:
             self.on_saved(summary)
         return False
+
+    async def _journal_or_checkpoint(self) -> SessionSummary:
+        memory = self._memory
+        if (
+            memory is not None
+            and not self._checkpoint_wanted
+            and self.library.is_open(self.session_id)
+            and self.library.journal_size(self.session_id) < self.journal_limit
+        ):
+            summary = await self.library.append(
+                self.session_id, memory=memory, unfinished_reply=self._unfinished, **self.modules
+            )
+            self._journaled = True
+            return summary
+        summary = await self.library.save(
+            self.session_id,
+            unfinished_reply=self._unfinished,
+            replace_damaged=False,
+            **self.modules,
+        )
+        self._journaled = self._checkpoint_wanted = False
+        self.checkpoints += 1
+        return summary
 
     def _report(self, error: SessionError) -> None:
         self.last_error = error

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from desktop_agent._i18n import translate
 from desktop_agent.session._exceptions import SessionFileError
 
 
@@ -79,8 +80,11 @@ class SessionCorruptError(SessionError, SessionFileError):
         SessionError.__init__(
             self,
             session_id,
-            f"The session could not be opened because its file is damaged: {reason}. "
-            f"The file was left untouched ({path}).",
+            translate(
+                "SessionError",
+                "The session could not be opened because its file is damaged: {reason}. "
+                "The file was left untouched ({path}).",
+            ).format(reason=reason, path=path),
         )
         self.path = path
         self.reason = reason
@@ -105,9 +109,12 @@ class SessionFromNewerVersionError(SessionError):
         SessionError.__init__(
             self,
             session_id,
-            f"The session was saved by a newer version of desktop-agent (format "
-            f"{schema_version}; this version reads up to {supported_version}). Update the "
-            "app to open it; the file was left untouched.",
+            translate(
+                "SessionError",
+                "The session was saved by a newer version of desktop-agent (format "
+                "{version}; this version reads up to {supported}). Update the app to open it; "
+                "the file was left untouched.",
+            ).format(version=schema_version, supported=supported_version),
         )
         self.schema_version = schema_version
         self.supported_version = supported_version
@@ -125,11 +132,17 @@ class SessionLockedError(SessionError):
             changed: The other process has closed the session but changed it first.
         """
         message = (
-            "The session was changed in another desktop-agent window since it was opened "
-            "here. Open it again to continue it here."
+            translate(
+                "SessionError",
+                "The session was changed in another desktop-agent window since it was opened "
+                "here. Open it again to continue it here.",
+            )
             if changed
-            else "The session is open in another desktop-agent window, so it is read-only "
-            "here. Close it there to edit it here."
+            else translate(
+                "SessionError",
+                "The session is open in another desktop-agent window, so it is read-only "
+                "here. Close it there to edit it here.",
+            )
         )
         SessionError.__init__(self, session_id, message)
 
@@ -147,7 +160,10 @@ class SessionSaveError(SessionError):
         SessionError.__init__(
             self,
             session_id,
-            f"The session could not be saved: {reason}. The conversation is kept in memory; "
-            "free some space or check the data folder's permissions.",
+            translate(
+                "SessionError",
+                "The session could not be saved: {reason}. The conversation is kept in memory; "
+                "free some space or check the data folder's permissions.",
+            ).format(reason=reason),
         )
         self.reason = reason

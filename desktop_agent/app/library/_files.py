@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from desktop_agent._i18n import translate
 from desktop_agent.app.library._codec import (
     SessionDecodeError,
     decode_parts,
@@ -53,7 +54,9 @@ def damaged_entry(
 
 
 def _sentence(reason: str) -> str:
-    return f"The session file is damaged: {reason}."
+    return translate("SessionLibrary", "The session file is damaged: {reason}.").format(
+        reason=reason
+    )
 
 
 def entry_from_meta(meta: dict[str, Any], stamp: list[int]) -> dict[str, Any]:
@@ -78,8 +81,11 @@ def newer_entry(meta: dict[str, Any], stamp: list[int]) -> dict[str, Any]:
     version = meta.get("schema_version")
     entry.update(
         status=SessionStatus.NEWER_SCHEMA.value,
-        error=f"Saved by a newer version of desktop-agent (format {version}); update the app "
-        "to open it.",
+        error=translate(
+            "SessionLibrary",
+            "Saved by a newer version of desktop-agent (format {version}); update the app "
+            "to open it.",
+        ).format(version=version),
     )
     return entry
 
@@ -138,6 +144,8 @@ class SessionFile:
     meta: dict[str, Any]
     stamp: list[int]
     has_blob_refs: bool
+    generation: int = 0
+    """The checkpoint's generation when its journal was replayed (see ``_journal``)."""
 
 
 class NewerSchemaError(Exception):

@@ -31,12 +31,20 @@ from typing import Any
 
 import shortuuid
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP, translate
 from desktop_agent.app.library._errors import (
     SessionCorruptError,
     SessionError,
     SessionFromNewerVersionError,
 )
-from desktop_agent.app.library._files import SessionFile, read_session_file
+from desktop_agent.app.library._files import SessionFile
+from desktop_agent.app.library._journal import (
+    JournalMemory,
+    JournalWriter,
+    find_journal_memory,
+    journal_delta,
+    read_with_journal,
+)
 from desktop_agent.app.library._lock import SessionLock
 from desktop_agent.app.library._meta import (
     SCHEMA_VERSION,
@@ -68,7 +76,9 @@ from desktop_agent.session._json_codec import gc_paused
 logger = logging.getLogger("desktop_agent")
 
 _RESERVED_NAMES = frozenset({"meta", UNFINISHED_REPLY})
-_LOCKED_TEXT = "Open in another desktop-agent window (read-only here)."
+_LOCKED_TEXT = QT_TRANSLATE_NOOP(
+    "SessionLibrary", "Open in another desktop-agent window (read-only here)."
+)
 _LOAD_ERRORS = (KeyError, TypeError, ValueError, AssertionError, AttributeError, IndexError)
 
 
@@ -77,6 +87,7 @@ class _OpenSession:
     meta: SessionMeta
     lock: SessionLock
     scanner: StateScanner
+    journal: JournalWriter
     stamp: list[int] | None = None  # the file as last read or written here
     writing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -150,7 +161,16 @@ class SessionLibrary:
         first kilobytes), so this stays fast with hundreds of large sessions.
         """
         rows = await asyncio.to_thread(self._store.list_entries, self._held())
-        return by_last_activity([_summary(row) for row in rows])
+        # Sessions with a journal here: their file (and so the index) lags behind.
+        live = {sid: session.meta for sid, session in self._open.items() if session.journal.records}
+        return by_last_activity(
+            [
+                summary_from_entry(row.session_id, _entry_of(live[row.session_id]))
+                if row.session_id in live
+                else _summary(row)
+                for row in rows
+            ]
+        )
 
     async def list_trash(self) -> builtins.list[SessionSummary]:
         """The deleted sessions that ``restore`` can bring back, most recent first."""
@@ -167,7 +187,7 @@ class SessionLibrary:
         check_session_id(session_id)
         path = self._paths.file(session_id, self._paths.trash)
         try:
-            found = await asyncio.to_thread(read_session_file, path)
+            found = await asyncio.to_thread(read_with_journal, path)
         except Exception as exc:  # missing, damaged, newer: the Trash says it cannot show it
             raise SessionCorruptError(
                 session_id, str(path), str(exc) or type(exc).__name__
@@ -232,13 +252,19 @@ class SessionLibrary:
             meta=meta,
             lock=SessionLock(self._paths.lock(session_id)),
             scanner=StateScanner(self._paths.blobs(session_id), self._blob_threshold),
+            journal=JournalWriter(self._paths.journal(session_id)),
         )
+
+    def journal_size(self, session_id: str) -> int:
+        """The bytes of an open session's journal written since its last checkpoint here."""
+        return self._get_open(session_id).journal.size
 
     async def close(self, session_id: str) -> None:
         """Stop writing a session: wait for a save in flight, then release its lock."""
         session = self._open.pop(check_session_id(session_id), None)
         if session is not None:
             async with session.writing:
+                session.journal.close()
                 session.lock.release()
 
     async def close_all(self) -> None:
@@ -276,6 +302,7 @@ class SessionLibrary:
                 _copy(meta),
                 Handoff({}),
                 None,
+                journal=session.journal,
             )
             session.stamp = entry["stamp"]
         self._emit("created", session_id, summary_from_entry(session_id, entry))
@@ -318,25 +345,79 @@ class SessionLibrary:
         # A state_dict() of a long memory allocates objects by the ten thousand and they
         # live until the write is done: with the collector on, scanning them would stall
         # the loop for longer than state_dict() itself. Freed by reference counting after.
+        memory = find_journal_memory(modules)
         async with session.writing:
             with gc_paused():
+                if memory is not None:
+                    memory.mark_saved()  # a failure below marks it all unsaved again
                 parts = {name: module.state_dict() for name, module in modules.items()}
                 _refresh_meta(session.meta, parts)
                 if unfinished_reply is not None:
                     parts[UNFINISHED_REPLY] = unfinished_reply.to_dict()
                 states = Handoff(parts)
                 del parts  # from here on the worker holds the only reference: it frees them
-                entry = await asyncio.to_thread(
-                    self._store.write,
-                    session_id,
-                    session.lock,
-                    session.scanner,
-                    _copy(session.meta),
-                    states,
-                    session.stamp,
-                )
+                try:
+                    entry = await asyncio.to_thread(
+                        self._store.write,
+                        session_id,
+                        session.lock,
+                        session.scanner,
+                        _copy(session.meta),
+                        states,
+                        session.stamp,
+                        journal=session.journal,
+                    )
+                except BaseException:
+                    if memory is not None:
+                        memory.unsaved_from(0)
+                    raise
             session.stamp = entry["stamp"]
         summary = summary_from_entry(session_id, entry)
+        self._emit("saved", session_id, summary)
+        return summary
+
+    async def append(
+        self,
+        session_id: str,
+        /,
+        *,
+        memory: JournalMemory,
+        unfinished_reply: Msg | None = None,
+        **modules: StateModule,
+    ) -> SessionSummary:
+        """Save what changed since the last save to the session's journal (an autosave
+        whose cost follows the change; :meth:`save` writes the whole file, a checkpoint).
+
+        Args:
+            session_id: A session this library created or loaded (not damaged).
+            memory: The journal-capable memory inside ``modules`` (its changes are taken).
+            unfinished_reply: As for :meth:`save`.
+            **modules: The parts, as for :meth:`save`.
+
+        Raises:
+            SessionLockedError, SessionSaveError, RuntimeError: As for :meth:`save`.
+        """
+        _check_modules(modules)
+        session = self._get_open(session_id)
+        async with session.writing:
+            with gc_paused():
+                at, add = memory.take_changes()
+                try:
+                    delta = journal_delta(memory, modules, at, add, unfinished_reply)
+                    _refresh_meta_journaled(session.meta, at + len(add), add)
+                    delta.parts = {"meta": _copy(session.meta), **delta.parts}
+                    await asyncio.to_thread(
+                        self._store.append,
+                        session_id,
+                        session.lock,
+                        session.scanner,
+                        session.journal,
+                        Handoff(delta),
+                    )
+                except BaseException:
+                    memory.unsaved_from(at)
+                    raise
+        summary = summary_from_entry(session_id, _entry_of(session.meta))
         self._emit("saved", session_id, summary)
         return summary
 
@@ -374,7 +455,7 @@ class SessionLibrary:
             session = self._open.get(session_id) or self._new_open(session_id, SessionMeta())
             read_only_reason = await asyncio.to_thread(self._store.read_only_reason, session.lock)
             failure = _load_parts(session_id, self._paths.file(session_id), found.parts, modules)
-            meta, stamp = found.meta, found.stamp
+            meta, stamp, generation = found.meta, found.stamp, found.generation
             unfinished = _unfinished(found.parts.get(UNFINISHED_REPLY))
             del found
         if failure is not None:
@@ -383,6 +464,10 @@ class SessionLibrary:
             await self._remember_damaged(session_id, failure)
             raise failure
         session.meta, session.stamp = SessionMeta.from_state(meta), stamp
+        session.journal.generation = generation
+        memory = find_journal_memory(modules)
+        if memory is not None:
+            memory.mark_saved()  # what was loaded is on disk already
         self._open[session_id] = session
         self._damaged.pop(session_id, None)
         summary = summary_from_entry(session_id, _entry_of(session.meta))
@@ -414,7 +499,7 @@ class SessionLibrary:
         """
         title = " ".join(title.split())
         if not title:
-            raise ValueError("A session title cannot be empty.")
+            raise ValueError(translate("SessionLibrary", "A session title cannot be empty."))
         summary = await self._retitle(session_id, title, custom=True)
         assert summary is not None
         return summary
@@ -441,7 +526,11 @@ class SessionLibrary:
             if session.meta.title_is_custom and not custom:
                 return None
             entry = await asyncio.to_thread(
-                self._store.retitle, session_id, session.lock, _titled(title, custom)
+                self._store.retitle,
+                session_id,
+                session.lock,
+                _titled(title, custom),
+                session.journal,
             )
             session.meta.title, session.meta.title_is_custom = title, custom
             session.stamp = entry["stamp"]
@@ -486,6 +575,7 @@ class SessionLibrary:
             await asyncio.to_thread(self._store.to_trash, session_id, lock)
         else:
             async with session.writing:
+                session.journal.close()
                 await asyncio.to_thread(self._store.to_trash, session_id, session.lock)
             self._open.pop(session_id, None)
         self._damaged.pop(session_id, None)
@@ -577,7 +667,9 @@ def _titled(title: str, custom: bool) -> Callable[[dict[str, Any]], dict[str, An
 def _summary(row: ListedEntry) -> SessionSummary:
     summary = summary_from_entry(row.session_id, row.entry)
     if row.locked:
-        return replace(summary, status=SessionStatus.LOCKED, error=_LOCKED_TEXT)
+        return replace(
+            summary, status=SessionStatus.LOCKED, error=translate("SessionLibrary", _LOCKED_TEXT)
+        )
     return summary
 
 
@@ -600,6 +692,14 @@ def _refresh_meta(meta: SessionMeta, parts: dict[str, Any]) -> None:
     meta.schema_version = SCHEMA_VERSION
     if not meta.title and not meta.title_is_custom:
         meta.title = title_from_conversation(conversation)
+
+
+def _refresh_meta_journaled(meta: SessionMeta, count: int, added: builtins.list[Any]) -> None:
+    meta.message_count = count
+    meta.updated = now_iso()
+    meta.schema_version = SCHEMA_VERSION
+    if not meta.title and not meta.title_is_custom:
+        meta.title = title_from_conversation(added)
 
 
 def _load_parts(

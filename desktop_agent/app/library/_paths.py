@@ -5,6 +5,7 @@ Layout under the root::
     sessions/index.json          the sidebar's index (a cache, rebuilt from the files)
     sessions/index.lock          serializes index writers across processes
     sessions/<id>.json           the session, ``{"meta": ..., "agent": ..., ...}``
+    sessions/<id>.journal        changes since the file was last written (``_journal``)
     sessions/<id>.search.txt     its plain text, for content search
     sessions/<id>.blobs/         large images and audio, named by their SHA-256
     sessions/<id>.lock           held by the process that has the session open to write
@@ -88,6 +89,10 @@ class SessionPaths:
         """The session file (in ``folder``, default the sessions folder)."""
         return (folder or self.sessions) / f"{session_id}.json"
 
+    def journal(self, session_id: str, folder: Path | None = None) -> Path:
+        """The session's journal: changes appended since its file was last written."""
+        return journal_of(self.file(session_id, folder))
+
     def text(self, session_id: str, folder: Path | None = None) -> Path:
         """The session's plain-text search file."""
         return (folder or self.sessions) / f"{session_id}.search.txt"
@@ -109,6 +114,11 @@ class SessionPaths:
         return self.scan(folder).sessions
 
 
+def journal_of(session_file: Path) -> Path:
+    """The journal beside a session file (``<id>.json`` -> ``<id>.journal``)."""
+    return session_file.with_suffix(".journal")
+
+
 @dataclass(frozen=True)
 class FolderScan:
     """What a sessions folder holds.
@@ -117,17 +127,20 @@ class FolderScan:
         sessions: Each session's id and its file's ``stat``.
         locks: The sessions that have a lock file (perhaps stale).
         leftovers: Temporary files of writes that were interrupted long ago.
+        journals: The sessions that have a journal (changes not in their file yet).
     """
 
     sessions: dict[str, os.stat_result]
     locks: frozenset[str]
     leftovers: list[str]
+    journals: frozenset[str] = frozenset()
 
 
 def scan_folder(folder: Path, leftover_age: float = LEFTOVER_AGE) -> FolderScan:
     """Scan ``folder`` once (a missing folder is empty)."""
     sessions: dict[str, os.stat_result] = {}
     locks: set[str] = set()
+    journals: set[str] = set()
     leftovers: list[str] = []
     try:
         entries = list(os.scandir(folder))
@@ -141,8 +154,10 @@ def scan_folder(folder: Path, leftover_age: float = LEFTOVER_AGE) -> FolderScan:
                 sessions[stem] = entry.stat()
             elif ext == "lock" and is_session_id(stem):
                 locks.add(stem)
+            elif ext == "journal" and is_session_id(stem):
+                journals.add(stem)
             elif ext == "tmp" and entry.name.startswith(".") and entry.stat().st_mtime < too_old:
                 leftovers.append(entry.path)
         except FileNotFoundError:
             continue
-    return FolderScan(sessions, frozenset(locks), leftovers)
+    return FolderScan(sessions, frozenset(locks), leftovers, frozenset(journals))

@@ -109,6 +109,15 @@ class StateScanner:
         long_ids = frozenset(id(item) for item in long_items)
         return ScanResult(parts=saved, text="\n".join(texts), long_items=long_ids)
 
+    def walk(self, value: Any) -> Any:
+        """``value`` with its large binaries replaced (as :meth:`scan` does), not cached:
+        for a journal record's messages and parts.
+
+        Raises:
+            OSError: A blob file could not be written.
+        """
+        return self._walk(value, {})
+
     def _conversation(
         self,
         items: Sequence[Any],

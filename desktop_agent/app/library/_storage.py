@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP, translate
 from desktop_agent.app.library._codec import (
     SessionDecodeError,
     dumps,
@@ -38,14 +39,27 @@ from desktop_agent.app.library._files import (
     entry_from_meta,
     inspect,
     newer_entry,
-    read_session_file,
     stamp_of,
 )
 from desktop_agent.app.library._index import reconcile, write_changes
+from desktop_agent.app.library._journal import (
+    GENERATION_PART,
+    JournalDelta,
+    JournalWriter,
+    journal_meta,
+    long_items_of,
+    next_generation,
+    read_with_journal,
+)
 from desktop_agent.app.library._lock import SessionLock, locked_elsewhere
-from desktop_agent.app.library._meta import SCHEMA_VERSION, meta_problem, now_iso
+from desktop_agent.app.library._meta import SCHEMA_VERSION, message_dict, meta_problem, now_iso
 from desktop_agent.app.library._paths import SessionPaths
-from desktop_agent.app.library._scan import StateScanner, relocate_blobs
+from desktop_agent.app.library._scan import (
+    UNFINISHED_REPLY,
+    StateScanner,
+    relocate_blobs,
+    search_text,
+)
 from desktop_agent.app.library._search import encode_text
 from desktop_agent.app.library._summary import SessionStatus
 from desktop_agent.session._atomic_write import atomic_write_bytes
@@ -57,14 +71,16 @@ Entry = dict[str, Any]
 T = TypeVar("T")
 
 
-LOCKED_ELSEWHERE = (
+LOCKED_ELSEWHERE = QT_TRANSLATE_NOOP(
+    "SessionLibrary",
     "This session is open in another desktop-agent window, so it is read-only here: "
-    "new messages cannot be saved. Close it there, or start a new chat."
+    "new messages cannot be saved. Close it there, or start a new chat.",
 )
-READ_ONLY_FOLDER = (
+READ_ONLY_FOLDER = QT_TRANSLATE_NOOP(
+    "SessionLibrary",
     "This session is read-only here: the data folder {folder} cannot be written "
     "({reason}), so new messages could not be saved. Make the folder writable, then open "
-    "the session again."
+    "the session again.",
 )
 
 
@@ -126,6 +142,8 @@ class SessionStore:
                 os.unlink(leftover)
         rows = []
         for session_id, entry in reconcile(self.paths, scan).items():
+            if session_id in scan.journals and session_id not in held:
+                entry = self._with_journal_meta(session_id, entry)
             locked = (
                 session_id in scan.locks
                 and session_id not in held
@@ -134,6 +152,18 @@ class SessionStore:
             )
             rows.append(ListedEntry(session_id, entry, locked))
         return rows
+
+    def _with_journal_meta(self, session_id: str, entry: Entry) -> Entry:
+        """``entry`` updated from the session's journal (its file lags behind)."""
+        if entry.get("status") != SessionStatus.OK.value:
+            return entry
+        try:
+            meta = journal_meta(self.paths.file(session_id))
+        except OSError:
+            return entry
+        if meta is None or meta_problem(meta):
+            return entry
+        return entry_from_meta(meta, entry["stamp"])
 
     def trashed_entries(self) -> list[ListedEntry]:
         """The sessions in the trash."""
@@ -156,9 +186,13 @@ class SessionStore:
         expected: list[int] | None,
         *,
         index: bool = True,
+        journal: JournalWriter | None = None,
     ) -> Entry:
         """Write a session (blobs, file, search text) and index it (unless ``index=False``:
         many new sessions at once, indexed by the next listing).
+
+        The file is a checkpoint of the next generation: once it is durable, the
+        session's journal is deleted (see ``_journal``).
 
         Args:
             session_id: The session.
@@ -168,6 +202,7 @@ class SessionStore:
             parts: The other parts' states (taken, so they are freed here).
             expected: The stamp of the file as this process last read or wrote it
                 (``None``: no file yet); checked when the lock is newly taken.
+            journal: The session's journal writer (default: a new one).
 
         Raises:
             SessionLockedError: Another process holds the session, or changed it since
@@ -178,9 +213,15 @@ class SessionStore:
         try:
             self._take(session_id, lock, expected)
             scan = scanner.scan(states)
-            data = encode_session_chunks({"meta": meta, **scan.parts}, scan.long_items)
+            journal = journal or JournalWriter(self.paths.journal(session_id))
+            generation = next_generation(journal)
+            saved = {"meta": meta, **scan.parts}
+            if generation:
+                saved[GENERATION_PART] = {"generation": generation}
+            data = encode_session_chunks(saved, scan.long_items)
             path = self.paths.file(session_id)
             atomic_write_bytes(path, data)
+            journal.discard(generation)
             entry = entry_from_meta(meta, stamp_of(path.stat()))
         except OSError as exc:
             raise SessionSaveError(session_id, reason_of(exc)) from exc
@@ -189,6 +230,49 @@ class SessionStore:
             raise SessionSaveError(session_id, reason) from exc
         self._write_derived(session_id, scan.text, entry if index else None)
         return entry
+
+    def append(
+        self,
+        session_id: str,
+        lock: SessionLock,
+        scanner: StateScanner,
+        journal: JournalWriter,
+        delta: Handoff[JournalDelta],
+    ) -> int:
+        """Append one autosave's changes to the session's journal (fsynced); the bytes
+        written. The new messages' text is added to the search text.
+
+        Raises:
+            SessionLockedError: Another process holds the session.
+            SessionSaveError: The disk refused, or the state is not JSON-serializable.
+        """
+        change = delta.take()
+        try:
+            self._take(session_id, lock)
+            change.add = scanner.walk(change.add)
+            change.parts = {name: scanner.walk(state) for name, state in change.parts.items()}
+            long_items = long_items_of([*change.add, change.parts.get(UNFINISHED_REPLY)])
+            written = journal.append(change, long_items)
+        except OSError as exc:
+            raise SessionSaveError(session_id, reason_of(exc)) from exc
+        except (TypeError, ValueError) as exc:
+            reason = f"part of the state cannot be stored as JSON ({exc})"
+            raise SessionSaveError(session_id, reason) from exc
+        self._append_text(session_id, change.add)
+        return written
+
+    def _append_text(self, session_id: str, entries: list[Any]) -> None:
+        """Add messages' text to the search text (a cache: the next checkpoint rewrites it,
+        dropping the text of messages replaced since)."""
+        messages = [message for message in map(message_dict, entries) if message is not None]
+        text = "\n".join(filter(None, (search_text(m.get("content")) for m in messages)))
+        if not text:
+            return
+        with contextlib.suppress(OSError):
+            path = self.paths.text(session_id)
+            if path.exists():
+                with open(path, "ab") as file:
+                    file.write(encode_text("\n" + text))
 
     def _write_derived(self, session_id: str, text: str, entry: Entry | None) -> None:
         """The search text and the index entry: caches, rebuilt from the file if lost."""
@@ -229,7 +313,7 @@ class SessionStore:
         """
         path = self.paths.file(session_id)
         try:
-            found = read_session_file(path)
+            found = read_with_journal(path)
         except FileNotFoundError:
             raise _not_found(session_id) from None
         except SessionDecodeError as exc:
@@ -272,15 +356,29 @@ class SessionStore:
             if lock.acquire():
                 return ""
         except OSError as exc:  # a read-only or full data folder: no lock file
-            return READ_ONLY_FOLDER.format(folder=self.paths.sessions, reason=reason_of(exc))
-        return LOCKED_ELSEWHERE
+            return translate("SessionLibrary", READ_ONLY_FOLDER).format(
+                folder=self.paths.sessions, reason=reason_of(exc)
+            )
+        return translate("SessionLibrary", LOCKED_ELSEWHERE)
 
     # -- titles --------------------------------------------------------------------------
 
     def retitle(
-        self, session_id: str, lock: SessionLock, update: Callable[[dict[str, Any]], Any]
+        self,
+        session_id: str,
+        lock: SessionLock,
+        update: Callable[[dict[str, Any]], Any],
+        journal: JournalWriter | None = None,
     ) -> Entry:
         """Rewrite a session's meta with ``update(meta)``; the rest of the file is kept.
+
+        Args:
+            session_id: The session.
+            lock: Its lock (taken for the call if not held).
+            update: Makes the new meta from the old.
+            journal: The journal writer of a session open here: a journal it has keeps
+                going, with the new meta appended (replay would restore the old one).
+                Without it, a journal left behind is merged into the file first.
 
         Raises:
             SessionNotFoundError, SessionCorruptError, SessionFromNewerVersionError,
@@ -289,7 +387,13 @@ class SessionStore:
         held_before = lock.held
         try:
             self._take(session_id, lock)
-            return self._retitle_locked(session_id, update)
+            if journal is None and self.paths.journal(session_id).exists():
+                return self._retitle_merged(session_id, update)
+            entry = self._retitle_locked(session_id, update)
+            if journal is not None and journal.path.exists():
+                meta = {key: entry[key] for key in _META_KEYS if key in entry}
+                journal.append(JournalDelta(None, parts={"meta": meta}))
+            return entry
         except OSError as exc:
             raise SessionSaveError(session_id, reason_of(exc)) from exc
         finally:
@@ -313,6 +417,20 @@ class SessionStore:
             meta = update(parts["meta"])
             data = encode_session({**parts, "meta": meta})
         atomic_write_bytes(path, data)
+        entry = entry_from_meta(meta, stamp_of(path.stat()))
+        write_changes(self.paths, {session_id: entry})
+        return entry
+
+    def _retitle_merged(self, session_id: str, update: Callable[[dict[str, Any]], Any]) -> Entry:
+        """Retitle a closed session that has a journal: file and journal become one file."""
+        found = self.read(session_id)
+        meta = update(found.parts["meta"])
+        generation = {"generation": found.generation + 1}
+        path = self.paths.file(session_id)
+        atomic_write_bytes(
+            path, encode_session({**found.parts, "meta": meta, GENERATION_PART: generation})
+        )
+        JournalWriter(self.paths.journal(session_id)).discard(generation["generation"])
         entry = entry_from_meta(meta, stamp_of(path.stat()))
         write_changes(self.paths, {session_id: entry})
         return entry
@@ -373,9 +491,13 @@ class SessionStore:
         """
         trashed = self.paths.file(session_id, self.paths.trash)
         if not trashed.exists():
-            raise SessionNotFoundError(session_id, "This session is not in the trash.")
+            raise SessionNotFoundError(
+                session_id, translate("SessionLibrary", "This session is not in the trash.")
+            )
         if self.paths.file(session_id).exists():
-            raise SessionError(session_id, "A session with this id exists already.")
+            raise SessionError(
+                session_id, translate("SessionLibrary", "A session with this id exists already.")
+            )
         try:
             self.paths.sessions.mkdir(parents=True, exist_ok=True)
             self._move_all(session_id, self.paths.trash, self.paths.sessions, file_first=False)
@@ -390,7 +512,7 @@ class SessionStore:
         target.mkdir(parents=True, exist_ok=True)
         # The session file marks a session as present: it leaves the sessions folder
         # first and comes back last, so an interrupted move never lists it without blobs.
-        names = [self.paths.file, self.paths.text, self.paths.blobs]
+        names = [self.paths.file, self.paths.journal, self.paths.text, self.paths.blobs]
         for name in names if file_first else reversed(names):
             origin, destination = name(session_id, source), name(session_id, target)
             if not origin.exists():
@@ -417,6 +539,17 @@ class SessionStore:
         except OSError as exc:
             raise SessionSaveError("", reason_of(exc)) from exc
         return count
+
+
+_META_KEYS = (
+    "title",
+    "created",
+    "updated",
+    "model",
+    "message_count",
+    "schema_version",
+    "title_is_custom",
+)
 
 
 def _not_found(session_id: str) -> SessionNotFoundError:

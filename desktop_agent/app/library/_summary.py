@@ -7,9 +7,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP, translate
 from desktop_agent.message import Msg
 
-UNTITLED = "New session"
+UNTITLED = QT_TRANSLATE_NOOP("SessionSummary", "New session")
 
 _EPOCH = datetime.fromisoformat("1970-01-01T00:00:00+00:00")
 
@@ -58,7 +59,7 @@ class SessionSummary:
     @property
     def display_title(self) -> str:
         """The title, or ``"New session"`` while there is none."""
-        return self.title or UNTITLED
+        return self.title or translate("SessionSummary", UNTITLED)
 
     @property
     def last_activity(self) -> datetime:

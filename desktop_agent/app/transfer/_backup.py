@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from desktop_agent._i18n import translate
 from desktop_agent._version import __version__
 from desktop_agent.app._settings import Settings, load_settings, save_settings, settings_path
 from desktop_agent.app.library import SessionError, SessionLibrary, SessionMeta
@@ -69,15 +70,28 @@ class BackupContents:
 
     def lines(self) -> list[str]:
         """A description for a terminal or a dialog."""
-        keys = "with API keys" if self.keys_included else "without API keys"
-        settings = f"settings ({keys})" if self.has_settings else "no settings"
+        if not self.has_settings:
+            settings = translate("BackupReport", "no settings")
+        elif self.keys_included:
+            settings = translate("BackupReport", "settings (with API keys)")
+        else:
+            settings = translate("BackupReport", "settings (without API keys)")
+        summary = translate(
+            "BackupReport",
+            "Backup of {date} (desktop-agent {version}): {chats} chats, {templates} templates, "
+            "{settings}.",
+        )
         out = [
-            f"Backup of {self.created[:16].replace('T', ' ')} (desktop-agent {self.app_version}): "
-            f"{len(self.chats)} chats, {len(self.templates)} templates, {settings}."
+            summary.format(
+                date=self.created[:16].replace("T", " "),
+                version=self.app_version,
+                chats=len(self.chats),
+                templates=len(self.templates),
+                settings=settings,
+            )
         ]
-        out += [
-            f"  {c.updated[:16].replace('T', ' ')}  {c.title or 'New session'}" for c in self.chats
-        ]
+        untitled = translate("SessionSummary", "New session")
+        out += [f"  {c.updated[:16].replace('T', ' ')}  {c.title or untitled}" for c in self.chats]
         return out
 
 
@@ -94,13 +108,31 @@ class RestoreResult:
 
     def lines(self) -> list[str]:
         """A summary for a terminal or a dialog."""
+        summary = (
+            translate(
+                "BackupReport",
+                "Restored: {added} chats added, {replaced} replaced by their newer archived copy "
+                "(the older one is in the trash), {kept} kept (yours is as new or newer), "
+                "{templates} templates added, settings restored.",
+            )
+            if self.settings_restored
+            else translate(
+                "BackupReport",
+                "Restored: {added} chats added, {replaced} replaced by their newer archived copy "
+                "(the older one is in the trash), {kept} kept (yours is as new or newer), "
+                "{templates} templates added.",
+            )
+        )
         out = [
-            f"Restored: {len(self.added)} chats added, {len(self.replaced)} replaced by their "
-            f"newer archived copy (the older one is in the trash), {len(self.kept)} kept "
-            f"(yours is as new or newer), {len(self.templates_added)} templates added"
-            + (", settings restored." if self.settings_restored else ".")
+            summary.format(
+                added=len(self.added),
+                replaced=len(self.replaced),
+                kept=len(self.kept),
+                templates=len(self.templates_added),
+            )
         ]
-        out += [f"  not restored: {line}" for line in self.skipped]
+        not_restored = translate("BackupReport", "not restored: {item}")
+        out += ["  " + not_restored.format(item=line) for line in self.skipped]
         return out
 
 
@@ -113,7 +145,8 @@ class BackupWritten:
 
     def lines(self) -> list[str]:
         """A summary for a terminal or a dialog."""
-        return [f"Wrote {self.path}:", *self.contents.lines()[:1]]
+        wrote = translate("BackupReport", "Wrote {path}:").format(path=self.path)
+        return [wrote, *self.contents.lines()[:1]]
 
 
 # -- writing -----------------------------------------------------------------------------

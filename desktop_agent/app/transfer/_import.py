@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from desktop_agent._i18n import translate
 from desktop_agent.app.library import SessionError, SessionLibrary, SessionMeta, SessionSummary
 from desktop_agent.app.library._meta import find_conversation, message_dict, now_iso
 from desktop_agent.app.transfer._sources import (
@@ -92,15 +93,25 @@ class ImportReport:
 def _file_lines(report: FileReport) -> list[str]:
     name = report.path.name
     if report.refused:
-        return [f"{name}: not imported: {report.refused}."]
-    out = [f"{name} ({report.kind}): {len(report.imported)} imported"]
+        refused = translate("ImportReport", "{file}: not imported: {reason}.")
+        return [refused.format(file=name, reason=report.refused)]
+    kind = translate("ImportReport", report.kind) if report.kind else report.kind
+    out = [
+        translate("ImportReport", "{file} ({kind}): {count} imported").format(
+            file=name, kind=kind, count=len(report.imported)
+        )
+    ]
     for chat in report.imported:
         notes = f" ({'; '.join(chat.notes)})" if chat.notes else ""
-        out.append(f"  + {chat.title} [{chat.session_id}, {chat.message_count} messages]{notes}")
+        count = chat.message_count
+        line = translate("ImportReport", "{title} [{id}, %n message(s)]{notes}", None, count)
+        out.append("  + " + line.format(title=chat.title, id=chat.session_id, notes=notes))
+    duplicate = translate("ImportReport", "{title}: already here as {id} (skipped; import a copy?)")
     for dup in report.duplicates:
-        out.append(f"  = {dup.title}: already here as {dup.existing_id} (skipped; import a copy?)")
+        out.append("  = " + duplicate.format(title=dup.title, id=dup.existing_id))
+    skipped = translate("ImportReport", "{item}: skipped: {reason}")
     for item in report.skipped:
-        out.append(f"  - {item.label}: skipped: {item.reason}")
+        out.append("  - " + skipped.format(item=item.label, reason=item.reason))
     return out
 
 

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app.library._codec import yield_gil
 from desktop_agent.app.library._meta import SCHEMA_VERSION, title_from_conversation
 from desktop_agent.app.transfer._chatgpt import chatgpt_conversation, looks_like_chatgpt
@@ -297,7 +298,7 @@ def _our_export(document: dict[str, Any]) -> SourceContents:
     items = document.get("conversations")
     if not isinstance(items, list):
         raise ImportRefused("its 'conversations' is not a list")
-    contents = SourceContents("desktop-agent export")
+    contents = SourceContents(QT_TRANSLATE_NOOP("ImportReport", "desktop-agent export"))
     for number, item in enumerate(items, 1):
         label = _label(item, number)
         try:
@@ -343,7 +344,7 @@ def _json_session(parts: dict[str, Any]) -> SourceContents:
     meta_part = parts.get("meta")
     if isinstance(meta_part, dict):
         return _our_session_file(parts, meta_part)
-    contents = SourceContents("AgentScope session file")
+    contents = SourceContents(QT_TRANSLATE_NOOP("ImportReport", "AgentScope session file"))
     for name, state in parts.items():
         found = _agent_conversation(name, state, {})
         if isinstance(found, Skipped):
@@ -361,7 +362,7 @@ def _our_session_file(parts: dict[str, Any], meta: dict[str, Any]) -> SourceCont
             f"it is a session saved by a newer desktop-agent (format {version}): "
             "update the app to import it"
         )
-    contents = SourceContents("desktop-agent session file")
+    contents = SourceContents(QT_TRANSLATE_NOOP("ImportReport", "desktop-agent session file"))
     holder = memory_holder({k: v for k, v in parts.items() if k != "meta"})
     if holder is None:
         contents.skipped.append(Skipped("the session", "it holds no memory"))
@@ -441,7 +442,7 @@ def _message_time(message: dict[str, Any]) -> str:
 
 
 def _chatgpt(items: list[Any]) -> SourceContents:
-    contents = SourceContents("ChatGPT export")
+    contents = SourceContents(QT_TRANSLATE_NOOP("ImportReport", "ChatGPT export"))
     # Taken off the list one by one: each raw conversation is freed once converted,
     # instead of the whole parsed file at once (one long hold of the GIL).
     items.reverse()

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from desktop_agent._i18n import translate
 from desktop_agent.tool._builtin._calculator import calculate
 from desktop_agent.tool._builtin._datetime import get_current_datetime
 from desktop_agent.tool._builtin._files import read_text_file, resolve_path, write_text_file
@@ -25,16 +26,24 @@ def _path(arguments: dict[str, Any]) -> str:
     path as the model wrote it too when that reads differently."""
     given = str(arguments["path"])
     resolved = str(resolve_path(given, str(arguments.get("working_folder") or "")).resolve())
-    return resolved if resolved == given else f"{resolved} (given as {given!r})"
+    if resolved == given:
+        return resolved
+    return translate("ToolPermission", "{path} (given as {given})").format(
+        path=resolved, given=repr(given)
+    )
 
 
 def _summarize_read(arguments: dict[str, Any]) -> str:
-    return f"Read the file {_path(arguments)} (at most {arguments['max_chars']} characters)."
+    return translate("ToolPermission", "Read the file {path} (at most {count} characters).").format(
+        path=_path(arguments), count=arguments["max_chars"]
+    )
 
 
 def _summarize_write(arguments: dict[str, Any]) -> str:
     size = len(str(arguments["content"]))
-    return f"Write {size} characters to the file {_path(arguments)}, replacing it if it exists."
+    return translate(
+        "ToolPermission", "Write {count} characters to the file {path}, replacing it if it exists."
+    ).format(count=size, path=_path(arguments))
 
 
 def _folder(arguments: dict[str, Any]) -> Path:
@@ -43,12 +52,17 @@ def _folder(arguments: dict[str, Any]) -> Path:
 
 def _summarize_python(arguments: dict[str, Any]) -> str:
     timeout, code = arguments["timeout"], arguments["code"]
-    return f"Run this Python code in {_folder(arguments)} (stopped after {timeout} s):\n{code}"
+    return translate(
+        "ToolPermission", "Run this Python code in {folder} (stopped after {seconds} s):\n{code}"
+    ).format(folder=_folder(arguments), seconds=timeout, code=code)
 
 
 def _summarize_shell(arguments: dict[str, Any]) -> str:
     timeout, command = arguments["timeout"], arguments["command"]
-    return f"Run this shell command in {_folder(arguments)} (stopped after {timeout} s):\n{command}"
+    return translate(
+        "ToolPermission",
+        "Run this shell command in {folder} (stopped after {seconds} s):\n{command}",
+    ).format(folder=_folder(arguments), seconds=timeout, command=command)
 
 
 GUARDED_TOOLS: dict[str, tuple[Callable[..., Any], Callable[[dict[str, Any]], str]]] = {

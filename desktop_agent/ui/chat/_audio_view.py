@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QUrl
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSlider, QToolButton
 
@@ -58,7 +58,7 @@ class AudioView(QFrame):
         self.play_button = QToolButton(self)
         self.play_button.setObjectName("playAudio")
         self.play_button.setText(PLAY_GLYPH)  # glyphs follow the theme's text colour
-        self.play_button.setToolTip("Play")
+        self.play_button.setToolTip(QCoreApplication.translate("AudioView", "Play"))
         self.play_button.clicked.connect(self.toggle_playback)
         row.addWidget(self.play_button)
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
@@ -68,7 +68,9 @@ class AudioView(QFrame):
         self.time_label = QLabel("0:00 / --:--", self)
         self.time_label.setObjectName("mediaCaption")
         row.addWidget(self.time_label)
-        self.open_button = QPushButton("Open externally", self)
+        self.open_button = QPushButton(
+            QCoreApplication.translate("AudioView", "Open externally"), self
+        )
         self.open_button.clicked.connect(self.open_externally)
         self.open_button.hide()
         row.addWidget(self.open_button)
@@ -87,7 +89,7 @@ class AudioView(QFrame):
         source = source if isinstance(source, dict) else {}
         signature = (source.get("type"), source.get("url"), len(str(source.get("data", ""))))
         if streaming:
-            self._set_caption("Receiving audio…")
+            self._set_caption(QCoreApplication.translate("AudioView", "Receiving audio…"))
             return
         if signature == self._signature:
             return
@@ -97,10 +99,15 @@ class AudioView(QFrame):
     def _load(self) -> None:
         mm = multimedia()
         if mm is None:
-            self._degrade("Audio playback is unavailable (QtMultimedia is not installed).")
+            self._degrade(
+                QCoreApplication.translate(
+                    "AudioView", "Audio playback is unavailable (QtMultimedia is not installed)."
+                )
+            )
             return
         self._reset_player(mm)
-        self._set_caption(f"Audio · {source_label(self._source)}")
+        caption = QCoreApplication.translate("AudioView", "Audio · {source}")
+        self._set_caption(caption.format(source=source_label(self._source)))
         if self._source.get("type") == "base64":
             self._load_base64()
             return
@@ -117,7 +124,11 @@ class AudioView(QFrame):
             self._pending_remote = QUrl(url)  # fetched only when the user presses play
             self.state = "ready"
         else:
-            self._fail(f"unsupported source {url!r}")
+            self._fail(
+                QCoreApplication.translate("AudioView", "unsupported source {url}").format(
+                    url=repr(url)
+                )
+            )
 
     def _load_base64(self) -> None:
         try:
@@ -126,7 +137,7 @@ class AudioView(QFrame):
             self._fail(str(exc))
             return
         if not raw:
-            self._fail("the audio data is empty")
+            self._fail(QCoreApplication.translate("AudioView", "the audio data is empty"))
             return
         buffer = QBuffer(self._player)  # dies with the player, never before it
         buffer.setData(QByteArray(raw))
@@ -172,18 +183,26 @@ class AudioView(QFrame):
             return
         statuses = mm.QMediaPlayer.MediaStatus
         if status == statuses.InvalidMedia:
-            self._fail(self._player.errorString() or "unsupported or damaged audio")
+            reason = self._player.errorString()
+            self._fail(
+                reason or QCoreApplication.translate("AudioView", "unsupported or damaged audio")
+            )
         elif status in (statuses.LoadedMedia, statuses.BufferedMedia) and self.state == "loading":
             self.state = "ready"
 
     def _on_error(self, _error: Any, message: str) -> None:
-        self._fail(message or "unsupported or damaged audio")
+        self._fail(
+            message or QCoreApplication.translate("AudioView", "unsupported or damaged audio")
+        )
 
     def _on_playback_state(self, state: Any) -> None:
         mm = multimedia()
         playing = mm is not None and state == mm.QMediaPlayer.PlaybackState.PlayingState
         self.play_button.setText(PAUSE_GLYPH if playing else PLAY_GLYPH)
-        self.play_button.setToolTip("Pause" if playing else "Play")
+        if playing:
+            self.play_button.setToolTip(QCoreApplication.translate("AudioView", "Pause"))
+        else:
+            self.play_button.setToolTip(QCoreApplication.translate("AudioView", "Play"))
 
     # -- user actions ------------------------------------------------------------------
 
@@ -224,7 +243,10 @@ class AudioView(QFrame):
         self.state = "error"
         self.play_button.setEnabled(False)
         self.slider.setEnabled(False)
-        self._set_caption(sentence(f"Could not load audio: {reason}"))
+        text = QCoreApplication.translate("AudioView", "Could not load audio: {reason}").format(
+            reason=reason
+        )
+        self._set_caption(sentence(text))
 
     def _degrade(self, reason: str) -> None:
         self.state = "unavailable"

@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QToolButton, QWidget
 from shiboken6 import isValid
 
@@ -59,12 +59,16 @@ class CapBar(QWidget):
         self.label = plain_label("", self)
         self.label.setObjectName("caption")
         self.more_button = QToolButton(self)
-        self.more_button.setText("Show more")
-        self.more_button.setToolTip("Render more of this text")
+        self.more_button.setText(QCoreApplication.translate("CapBar", "Show more"))
+        self.more_button.setToolTip(
+            QCoreApplication.translate("CapBar", "Render more of this text")
+        )
         self.more_button.clicked.connect(self.more_requested)
         self.save_button = QToolButton(self)
-        self.save_button.setText("Save to file…")
-        self.save_button.setToolTip("Save the whole text to a file")
+        self.save_button.setText(QCoreApplication.translate("CapBar", "Save to file…"))
+        self.save_button.setToolTip(
+            QCoreApplication.translate("CapBar", "Save the whole text to a file")
+        )
         self.save_button.clicked.connect(self.choose_file)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 2, 0, 2)
@@ -78,18 +82,22 @@ class CapBar(QWidget):
         if self.save_button.isEnabled() != complete:
             self.save_button.setEnabled(complete)
             self.save_button.setToolTip(
-                "Save the whole text to a file" if complete else "Available when the reply ends"
+                QCoreApplication.translate("CapBar", "Save the whole text to a file")
+                if complete
+                else QCoreApplication.translate("CapBar", "Available when the reply ends")
             )
 
     def show_sizes(self, shown: int, total: int) -> None:
         """Say how much of the text is drawn."""
-        text = f"Showing the first {size_text(shown)} of {size_text(total)}."
+        text = QCoreApplication.translate("CapBar", "Showing the first {shown} of {total}.").format(
+            shown=size_text(shown), total=size_text(total)
+        )
         if self.label.text() != text:
             self.label.setText(text)
 
     def choose_file(self) -> QFileDialog:
         """Ask where to save (a non-blocking dialog)."""
-        dialog = QFileDialog(self, "Save the whole text")
+        dialog = QFileDialog(self, QCoreApplication.translate("CapBar", "Save the whole text"))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix("md")
         dialog.selectFile("reply.md")
@@ -117,9 +125,11 @@ class CapBar(QWidget):
             self._report(target, done.result())
 
     def _report(self, target: Path, problem: str) -> None:
-        self.label.setText(
-            f"Could not save to {target}: {problem}" if problem else f"Saved to {target}."
-        )
+        if problem:
+            text = QCoreApplication.translate("CapBar", "Could not save to {path}: {problem}")
+        else:
+            text = QCoreApplication.translate("CapBar", "Saved to {path}.")
+        self.label.setText(text.format(path=target, problem=problem))
 
 
 def _write(path: Path, text: str) -> str:

@@ -19,7 +19,7 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.styles import get_style_by_name
 from pygments.token import _TokenType
 from pygments.util import ClassNotFound
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -323,11 +323,18 @@ class DocumentStyler:
             note = QTextCharFormat(self._copy_chars)
             note.setAnchorHref(load_link(url))
             host = QUrl(url).host() or url
-            text = f"🖼 {alt} — Load image from {host}"
+            text = QCoreApplication.translate(
+                "MarkdownView", "🖼 {alt} — Load image from {host}"
+            ).format(alt=alt, host=host)
         elif result is not None:
-            text = sentence(f"🖼 {alt} — could not load the image: {result.error}")
+            text = QCoreApplication.translate(
+                "MarkdownView", "🖼 {alt} — could not load the image: {reason}"
+            )
+            text = sentence(text.format(alt=alt, reason=result.error))
         else:
-            text = f"🖼 {alt} — loading the image…"
+            text = QCoreApplication.translate(
+                "MarkdownView", "🖼 {alt} — loading the image…"
+            ).format(alt=alt)
         note.setToolTip(url if len(url) < 200 else url[:200] + "…")
         cursor.insertText(text, note)
 
@@ -378,7 +385,7 @@ class DocumentStyler:
         cursor.insertText(f"{lang_label(group.lang)}   ", self._header_chars)
         copy = QTextCharFormat(self._copy_chars)
         copy.setAnchorHref(f"copy:{index}")
-        cursor.insertText("Copy", copy)
+        cursor.insertText(QCoreApplication.translate("MarkdownView", "Copy"), copy)
 
     def _collapse_empty(self, block: QTextBlock) -> None:
         """Give an empty spacer block around a frame no height of its own."""
@@ -389,7 +396,7 @@ class DocumentStyler:
 
 def lang_label(lang: str) -> str:
     """The label of a code block's header."""
-    return lang or "code"
+    return lang or QCoreApplication.translate("MarkdownView", "code")
 
 
 def _unbreak_table_headers(frame: QTextFrame) -> None:

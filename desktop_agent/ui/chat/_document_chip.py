@@ -7,7 +7,7 @@ the file's type, name, pages and size, with "Preview" opening the text that was 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -52,12 +52,22 @@ class DocumentPartView(QFrame):
         badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
         name = plain_label(self.part.name)
         name.setObjectName("senderName")
-        pages = f"{self.part.pages} pages · " if self.part.pages > 1 else ""
-        facts = plain_label(f"{pages}{self.part.size} · sent to the model as text")
+        pages = self.part.pages  # a plain name: lupdate skips a call whose n is an expression
+        if pages > 1:
+            text = QCoreApplication.translate(
+                "DocumentPartView", "%n pages · {size} · sent to the model as text", "", pages
+            )
+        else:
+            text = QCoreApplication.translate(
+                "DocumentPartView", "{size} · sent to the model as text"
+            )
+        facts = plain_label(text.format(size=self.part.size))
         facts.setObjectName("caption")
         self.preview_button = QToolButton()
-        self.preview_button.setText("Preview")
-        self.preview_button.setToolTip("Show the text the model received")
+        self.preview_button.setText(QCoreApplication.translate("DocumentPartView", "Preview"))
+        self.preview_button.setToolTip(
+            QCoreApplication.translate("DocumentPartView", "Show the text the model received")
+        )
         self.preview_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.preview_button.clicked.connect(self.open_preview)
         column = QVBoxLayout()
@@ -75,7 +85,10 @@ class DocumentPartView(QFrame):
         """A read-only, non-modal window with the document's text."""
         if self._preview is None:
             dialog = QDialog(self.window())
-            dialog.setWindowTitle(f"{self.part.name} — text sent to the model")
+            title = QCoreApplication.translate(
+                "DocumentPartView", "{name} — text sent to the model"
+            )
+            dialog.setWindowTitle(title.format(name=self.part.name))
             view = QPlainTextEdit()
             view.setReadOnly(True)
             view.setPlainText(self.part.text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import QMimeData, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QMimeData, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QCursor, QResizeEvent, QTextDocument, QWheelEvent
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
@@ -121,7 +121,9 @@ class DocumentView(QTextBrowser):
             return
         if url.scheme() == MATH_SCHEME:  # a typeset formula: copy its LaTeX
             RenderContext.copy_text(latex_of_link(url))
-            QToolTip.showText(QCursor.pos(), "LaTeX copied")
+            QToolTip.showText(
+                QCursor.pos(), QCoreApplication.translate("DocumentView", "LaTeX copied")
+            )
             return
         RenderContext.open_url(url)
 

@@ -7,7 +7,7 @@ buttons come from the conversation entry's ``actions`` (only the latest answer o
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
 from desktop_agent.app import ConversationEntry, answer_ending
@@ -16,12 +16,12 @@ from desktop_agent.ui._plain import plain_label
 from desktop_agent.ui.chat._context import RenderContext
 
 HEADER_MARKS = {
-    "interrupted": "interrupted",
-    "cut_off": "cut off",
-    "length": "token limit",
-    "content_filter": "filtered",
+    "interrupted": QT_TRANSLATE_NOOP("EndingBar", "interrupted"),
+    "cut_off": QT_TRANSLATE_NOOP("EndingBar", "cut off"),
+    "length": QT_TRANSLATE_NOOP("EndingBar", "token limit"),
+    "content_filter": QT_TRANSLATE_NOOP("EndingBar", "filtered"),
 }
-"""The short mark next to the sender's name."""
+"""The short mark next to the sender's name (English; translate with context "EndingBar")."""
 
 
 def ending_text(msg: Msg, ending: str) -> str:
@@ -30,18 +30,29 @@ def ending_text(msg: Msg, ending: str) -> str:
     thinking_only = not has_text and msg.has_content_blocks("thinking")
     if ending == "cut_off":
         if thinking_only:
-            return "Cut off while thinking: the connection ended before any answer was written."
-        return "Cut off: the connection ended before the answer was complete."
+            return QCoreApplication.translate(
+                "EndingBar",
+                "Cut off while thinking: the connection ended before any answer was written.",
+            )
+        return QCoreApplication.translate(
+            "EndingBar", "Cut off: the connection ended before the answer was complete."
+        )
     if ending == "length":
         if thinking_only:
-            return "Stopped at the token limit while thinking: no answer was written yet."
-        return "Stopped at the token limit: the answer may be incomplete."
+            return QCoreApplication.translate(
+                "EndingBar", "Stopped at the token limit while thinking: no answer was written yet."
+            )
+        return QCoreApplication.translate(
+            "EndingBar", "Stopped at the token limit: the answer may be incomplete."
+        )
     if ending == "content_filter":
-        return "Stopped by the server's content filter."
+        return QCoreApplication.translate("EndingBar", "Stopped by the server's content filter.")
     if ending == "thinking_only":
-        return "No answer: the model only thought (open Thoughts to read it)."
+        return QCoreApplication.translate(
+            "EndingBar", "No answer: the model only thought (open Thoughts to read it)."
+        )
     if ending == "interrupted" and not msg.get_content_blocks():
-        return "Stopped before the answer began."
+        return QCoreApplication.translate("EndingBar", "Stopped before the answer began.")
     return ""
 
 
@@ -59,14 +70,20 @@ class EndingBar(QWidget):
         self.text_label.setObjectName("endingText")
         self.text_label.setWordWrap(True)
         row.addWidget(self.text_label, 1)
-        self.retry_button = QPushButton("Retry", self)
+        self.retry_button = QPushButton(QCoreApplication.translate("EndingBar", "Retry"), self)
         self.retry_button.setObjectName("endingRetry")
-        self.retry_button.setToolTip("Ask again from your message")
+        self.retry_button.setToolTip(
+            QCoreApplication.translate("EndingBar", "Ask again from your message")
+        )
         self.retry_button.clicked.connect(lambda: ctx.retry_requested.emit())
         row.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.continue_button = QPushButton("Continue", self)
+        self.continue_button = QPushButton(
+            QCoreApplication.translate("EndingBar", "Continue"), self
+        )
         self.continue_button.setObjectName("endingContinue")
-        self.continue_button.setToolTip("Ask the model to go on from where it stopped")
+        self.continue_button.setToolTip(
+            QCoreApplication.translate("EndingBar", "Ask the model to go on from where it stopped")
+        )
         self.continue_button.clicked.connect(lambda: ctx.continue_requested.emit())
         row.addWidget(self.continue_button, 0, Qt.AlignmentFlag.AlignTop)
         self.ending: str | None = None

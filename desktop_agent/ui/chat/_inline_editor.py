@@ -7,7 +7,7 @@ focus. Plain text only: pasted rich text arrives as text.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -89,13 +89,18 @@ class InlineEditor(QWidget):
         column.addWidget(self.field)
         row = QHBoxLayout()
         row.setSpacing(6)
-        hint = QLabel("Enter to resend as a new version · Esc to cancel", self)
+        hint = QLabel(
+            QCoreApplication.translate(
+                "InlineEditor", "Enter to resend as a new version · Esc to cancel"
+            ),
+            self,
+        )
         hint.setTextFormat(Qt.TextFormat.PlainText)
         hint.setObjectName("caption")
         row.addWidget(hint, 1)
-        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button = QPushButton(QCoreApplication.translate("InlineEditor", "Cancel"), self)
         self.cancel_button.setObjectName("cancelEdit")
-        self.send_button = QPushButton("Send", self)
+        self.send_button = QPushButton(QCoreApplication.translate("InlineEditor", "Send"), self)
         self.send_button.setObjectName("sendEdit")
         self.send_button.setDefault(True)
         row.addWidget(self.cancel_button)

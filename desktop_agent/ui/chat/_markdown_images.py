@@ -12,7 +12,7 @@ pane to render its documents again (rare, so simplicity wins over patching docum
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QSize, Qt, QTimer, QUrl, Signal
 
 from desktop_agent.ui.chat._media_loader import (
     THUMBNAIL_SIZE,
@@ -105,7 +105,10 @@ class MarkdownImages(QObject):
             self._pending[url] = key
             self._service.decode(key, payload, is_path=False, size=THUMBNAIL_SIZE)
         elif not is_remote(url):
-            self._failures[url] = ImageResult(None, "only data: and web images are shown", QSize())
+            reason = QCoreApplication.translate(
+                "MarkdownView", "only data: and web images are shown"
+            )
+            self._failures[url] = ImageResult(None, reason, QSize())
             return self._failures[url]
         elif self.allow_remote or url in self._consented:
             self._pending[url] = key

@@ -293,7 +293,10 @@ def insert_formula(cursor: QTextCursor, span: MathSpan, key: MathKey, result: Ma
     if result.image is None:
         note = QTextCharFormat(fmt)
         note.setFontFixedPitch(True)
-        note.setToolTip(f"Could not typeset this formula ({result.error})")
+        text = QCoreApplication.translate(
+            "MarkdownView", "Could not typeset this formula ({error})"
+        )
+        note.setToolTip(text.format(error=result.error))
         note.setProperty(MATH_SOURCE, span.source)
         cursor.insertText(shown_source(span), note)
         return
@@ -318,7 +321,8 @@ def insert_formula(cursor: QTextCursor, span: MathSpan, key: MathKey, result: Ma
 
 def _tooltip(span: MathSpan) -> str:
     source = span.source if len(span.source) <= 300 else span.source[:300] + "…"
-    return f"{source}\n(click to copy the LaTeX)"
+    hint = QCoreApplication.translate("MarkdownView", "(click to copy the LaTeX)")
+    return f"{source}\n{hint}"
 
 
 def insert_math(

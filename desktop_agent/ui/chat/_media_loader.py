@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import (
     QBuffer,
     QByteArray,
+    QCoreApplication,
     QIODevice,
     QObject,
     QRunnable,
@@ -74,7 +75,10 @@ def decode_base64(data: str) -> bytes:
     try:
         return base64.b64decode(data, validate=False)
     except (binascii.Error, ValueError) as exc:
-        raise ValueError(f"invalid base64 data ({exc})") from None
+        text = QCoreApplication.translate("ImageView", "invalid base64 data ({error})").format(
+            error=exc
+        )
+        raise ValueError(text) from None
 
 
 def decode_image(
@@ -95,14 +99,22 @@ def decode_image(
     reader.setAutoTransform(True)
     size = reader.size()
     if not size.isValid():
-        return ImageResult(None, reader.errorString() or "not an image", QSize())
+        return ImageResult(
+            None,
+            reader.errorString() or QCoreApplication.translate("ImageView", "not an image"),
+            QSize(),
+        )
     if size.width() > max_size.width() or size.height() > max_size.height():
         reader.setScaledSize(size.scaled(max_size, Qt.AspectRatioMode.KeepAspectRatio))
     image = reader.read()
     if buffer is not None:
         buffer.close()
     if image.isNull():
-        return ImageResult(None, reader.errorString() or "could not decode", size)
+        return ImageResult(
+            None,
+            reader.errorString() or QCoreApplication.translate("ImageView", "could not decode"),
+            size,
+        )
     return ImageResult(image, None, size)
 
 
@@ -229,7 +241,8 @@ class ImageService(QObject):
         self._replies.pop(key, None)
         reply.deleteLater()
         if reply.property("tooLarge"):
-            self._fail(key, f"the image is larger than {MAX_REMOTE_BYTES // (1024 * 1024)} MB")
+            text = QCoreApplication.translate("ImageView", "the image is larger than {size} MB")
+            self._fail(key, text.format(size=MAX_REMOTE_BYTES // (1024 * 1024)))
         elif reply.error() != QNetworkReply.NetworkError.NoError:
             self._fail(key, reply.errorString())
         else:

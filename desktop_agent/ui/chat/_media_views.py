@@ -17,7 +17,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from PySide6.QtCore import QRect, QSize, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QRect, QSize, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import (
     QFrame,
@@ -101,12 +101,22 @@ def leaves_its_folder(path: str) -> bool:
 
 def refused_text(path: str) -> str:
     """The caption of media whose reference leaves its folder."""
-    return f"Not shown: {os.path.basename(path) or path} is outside this chat's files"
+    text = QCoreApplication.translate("ImageView", "Not shown: {name} is outside this chat's files")
+    return text.format(name=os.path.basename(path) or path)
 
 
 def moved_text(path: str) -> str:
     """The caption of media whose file is gone (an attachment of an older session)."""
-    return f"File moved or deleted: {os.path.basename(path) or path} is no longer at {path}"
+    text = QCoreApplication.translate(
+        "ImageView", "File moved or deleted: {name} is no longer at {path}"
+    )
+    return text.format(name=os.path.basename(path) or path, path=path)
+
+
+def video_caption(source: dict[str, Any]) -> str:
+    """ "Video · clip.mp4"."""
+    text = QCoreApplication.translate("VideoView", "Video · {source}")
+    return text.format(source=source_label(source))
 
 
 def media_box(widget: QFrame) -> QVBoxLayout:
@@ -180,7 +190,9 @@ class ImageView(QFrame):
         self.caption.setObjectName("mediaCaption")
         self.caption.setWordWrap(True)
         box.addWidget(self.caption)
-        self.load_button = QPushButton("Load image", self.placeholder)
+        self.load_button = QPushButton(
+            QCoreApplication.translate("ImageView", "Load image"), self.placeholder
+        )
         self.load_button.setObjectName("loadImage")
         self.load_button.clicked.connect(self.load_remote)
         box.addWidget(self.load_button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -223,22 +235,31 @@ class ImageView(QFrame):
         elif path:
             self._decode(path, is_path=True)
         elif is_remote(url) and not self._ctx.allow_remote_images:
-            self._set_placeholder("remote", f"Remote image not loaded: {url}", button=True)
+            text = QCoreApplication.translate("ImageView", "Remote image not loaded: {url}").format(
+                url=url
+            )
+            self._set_placeholder("remote", text, button=True)
         elif is_remote(url):
-            self._set_placeholder("remote", f"Loading image from {url}")
+            text = QCoreApplication.translate("ImageView", "Loading image from {url}").format(
+                url=url
+            )
+            self._set_placeholder("remote", text)
             self.load_remote()  # allowed: a new widget (scrolled in, new theme) fetches too
         else:
-            self._set_placeholder("error", f"Could not load image: unsupported source {url!r}.")
+            text = QCoreApplication.translate(
+                "ImageView", "Could not load image: unsupported source {url}."
+            )
+            self._set_placeholder("error", text.format(url=repr(url)))
 
     def _decode(self, payload: str, is_path: bool) -> None:
-        self._set_placeholder("loading", "Loading image…")
+        self._set_placeholder("loading", QCoreApplication.translate("ImageView", "Loading image…"))
         self._ctx.images.decode(self._key, payload, is_path)
 
     def load_remote(self) -> None:
         """Fetch the remote image (the user clicked "Load image" or allowed remote images)."""
         if self.state not in ("remote", "error"):
             return
-        self._set_placeholder("loading", "Loading image…")
+        self._set_placeholder("loading", QCoreApplication.translate("ImageView", "Loading image…"))
         self._ctx.images.fetch(self._key, str(self._source.get("url", "")))
 
     def _on_remote_allowed(self, allowed: bool) -> None:
@@ -251,7 +272,10 @@ class ImageView(QFrame):
 
     def _show(self, result: ImageResult) -> None:
         if result.image is None:
-            self._set_placeholder("error", sentence(f"Could not load image: {result.error}"))
+            text = QCoreApplication.translate("ImageView", "Could not load image: {reason}").format(
+                reason=result.error
+            )
+            self._set_placeholder("error", sentence(text))
             return
         self.state = "image"
         self.decoded_size = result.image.size()
@@ -285,11 +309,11 @@ class VideoView(QFrame):
         self._source = block.get("source") or {}
         layout = media_box(self)
         row = QHBoxLayout()
-        self.caption = plain_label(f"Video · {source_label(self._source)}", self)
+        self.caption = plain_label(video_caption(self._source), self)
         self.caption.setObjectName("mediaCaption")
         self.caption.setWordWrap(True)
         row.addWidget(self.caption, 1)
-        self.open_button = QPushButton("Open video", self)
+        self.open_button = QPushButton(QCoreApplication.translate("VideoView", "Open video"), self)
         self.open_button.clicked.connect(self.open_externally)
         row.addWidget(self.open_button)
         layout.addLayout(row)
@@ -297,7 +321,7 @@ class VideoView(QFrame):
     def update_block(self, block: dict[str, Any], streaming: bool) -> None:
         """Follow the block's source."""
         self._source = block.get("source") or {}
-        self.caption.setText(f"Video · {source_label(self._source)}")
+        self.caption.setText(video_caption(self._source))
 
     def open_externally(self) -> None:
         """Open the video with the system's player."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -70,7 +70,8 @@ def make_media_widget(ctx: RenderContext, block: Any) -> QWidget:
         return AudioView(ctx, block)
     if kind == "video":
         return VideoView(ctx, block)
-    label = plain_label(f"[{kind or 'unknown'} content]")
+    text = QCoreApplication.translate("MessageRow", "[{kind} content]")
+    label = plain_label(text.format(kind=kind or "unknown"))
     label.setObjectName("caption")
     return label
 
@@ -193,7 +194,7 @@ class MessageRow(RowWidget):
         row.addWidget(self.version_bar)
         self.copy_button = CopyButton(lambda: self.msg.get_text_content() or "", self.bubble)
         self.copy_button.setObjectName("copyMessage")
-        self.copy_button.setToolTip("Copy message text")
+        self.copy_button.setToolTip(QCoreApplication.translate("MessageRow", "Copy message text"))
         row.addWidget(self.copy_button)
         return row
 
@@ -237,6 +238,7 @@ class MessageRow(RowWidget):
         self._ending = ending
         if self.name_label is not None:
             mark = HEADER_MARKS.get(ending or "", "")
+            mark = QCoreApplication.translate("EndingBar", mark) if mark else ""
             self.ending_mark.setText(mark)
             self.ending_mark.setProperty("ending", ending or "")
             self.ending_mark.setVisible(bool(mark))
@@ -414,12 +416,17 @@ class ErrorRow(SpanningRow):
         row = QHBoxLayout(self.bubble)
         row.setContentsMargins(14, 10, 10, 10)
         row.setSpacing(10)
-        self.text_label = plain_label(entry.error_text or "Something went wrong.", self.bubble)
+        self.text_label = plain_label(
+            entry.error_text or QCoreApplication.translate("ErrorRow", "Something went wrong."),
+            self.bubble,
+        )
         self.text_label.setObjectName("errorText")
         self.text_label.setWordWrap(True)
         self.text_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.text_label, 1)
-        self.retry_button = QPushButton("Retry", self.bubble)
+        self.retry_button = QPushButton(
+            QCoreApplication.translate("ErrorRow", "Retry"), self.bubble
+        )
         self.retry_button.setObjectName("retryButton")
         self.retry_button.clicked.connect(lambda: ctx.retry_requested.emit())
         self.retry_button.setVisible(entry.retryable)

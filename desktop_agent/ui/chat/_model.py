@@ -12,6 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -39,7 +40,8 @@ _AnyIndex = QModelIndex | QPersistentModelIndex
 def entry_summary(entry: ConversationEntry) -> str:
     """A one-line text for a row (display role, accessibility)."""
     if entry.kind is EntryKind.ERROR or entry.msg is None:
-        return f"Error: {entry.error_text or ''}"
+        text = QCoreApplication.translate("ConversationModel", "Error: {error}")
+        return text.format(error=entry.error_text or "")
     text = entry.msg.get_text_content() or ""
     return f"{entry.msg.name}: {text[:200]}"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from desktop_agent.app._conversation import ConversationEntry
@@ -21,11 +22,21 @@ from desktop_agent.ui.chat._message_widget import SpanningRow
 
 SUBTASK_MARKS = {"todo": "○", "in_progress": "▶", "done": "✓", "abandoned": "✕"}
 PLAN_STATE_LABELS = {
-    "todo": "to do",
-    "in_progress": "in progress",
-    "done": "done",
-    "abandoned": "abandoned",
+    "todo": QT_TRANSLATE_NOOP("PlanRow", "to do"),
+    "in_progress": QT_TRANSLATE_NOOP("PlanRow", "in progress"),
+    "done": QT_TRANSLATE_NOOP("PlanRow", "done"),
+    "abandoned": QT_TRANSLATE_NOOP("PlanRow", "abandoned"),
+    "replaced": QT_TRANSLATE_NOOP("PlanRow", "replaced"),
 }
+"""A plan state's label (English; translate with context "PlanRow")."""
+
+
+def state_label(state: str) -> str:
+    """The label of a plan or subtask state, translated (unknown states as they are)."""
+    label = PLAN_STATE_LABELS.get(state)
+    return QCoreApplication.translate("PlanRow", label) if label else state
+
+
 # The tool cards' chip colours (``#statusChip[status=...]``), by plan state.
 _CHIP_STATUS = {"in_progress": "running", "done": "done", "abandoned": "interrupted"}
 
@@ -60,7 +71,7 @@ class SubtaskLine(QWidget):
             return
         self.state = state
         self.mark.setText(SUBTASK_MARKS.get(state, "○"))
-        self.mark.setToolTip(PLAN_STATE_LABELS.get(state, state))
+        self.mark.setToolTip(state_label(state))
         muted = state in ("done", "abandoned")
         self.name.setObjectName("caption" if muted else "")
         self.mark.setObjectName("caption" if state != "in_progress" else "")
@@ -100,7 +111,7 @@ class PlanRow(SpanningRow):
         row = QHBoxLayout(header)
         row.setContentsMargins(10, 5, 8, 5)
         row.setSpacing(6)
-        caption = QLabel("Plan", header)
+        caption = QLabel(QCoreApplication.translate("PlanRow", "Plan"), header)
         caption.setObjectName("caption")
         row.addWidget(caption)
         self.name_label = plain_label("", header)
@@ -137,7 +148,7 @@ class PlanRow(SpanningRow):
             line.show_subtask(str(subtask.get("name", "")), str(subtask.get("state", "")))
 
     def _show_chip(self, state: str) -> None:
-        self.chip.setText(PLAN_STATE_LABELS.get(state, state))
+        self.chip.setText(state_label(state))
         self.chip.setVisible(bool(state) and state != "todo")
         self.chip.setProperty("status", _CHIP_STATUS.get(state, "interrupted"))
         self.chip.style().unpolish(self.chip)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QToolButton, QVBoxLayout, QWidget
 
 from desktop_agent.ui._plain import plain_label
@@ -50,8 +50,9 @@ def parse_shell_output(text: str) -> ShellOutput | None:
 def exit_caption(output: ShellOutput) -> str:
     """``"Exit code 0"``, or that the program still runs."""
     if output.returncode is None:
-        return "Running…"
-    return f"Exit code {output.returncode.strip()}"
+        return QCoreApplication.translate("ShellOutputView", "Running…")
+    text = QCoreApplication.translate("ShellOutputView", "Exit code {code}")
+    return text.format(code=output.returncode.strip())
 
 
 class _Stream(QWidget):
@@ -89,7 +90,12 @@ class _Stream(QWidget):
         shown = self._text if self.expanded or not long else "\n".join(lines[:COLLAPSED_LINES])
         self.view.set_text(shown)
         self.toggle.setVisible(long)
-        self.toggle.setText("Show less" if self.expanded else f"Show all {len(lines)} lines")
+        if self.expanded:
+            self.toggle.setText(QCoreApplication.translate("ShellOutputView", "Show less"))
+        else:
+            count = len(lines)  # a plain name: lupdate skips a call whose n is an expression
+            text = QCoreApplication.translate("ShellOutputView", "Show all %n lines", "", count)
+            self.toggle.setText(text)
         self.updateGeometry()
 
 
@@ -105,9 +111,11 @@ class ShellOutputView(QWidget):
         self.exit_label = plain_label("", self)
         self.exit_label.setObjectName("exitCode")
         column.addWidget(self.exit_label)
-        self.stdout = _Stream(ctx, "Output", self)
-        self.stderr = _Stream(ctx, "Errors (stderr)", self)
-        self.empty = QLabel("No output.", self)
+        self.stdout = _Stream(ctx, QCoreApplication.translate("ShellOutputView", "Output"), self)
+        self.stderr = _Stream(
+            ctx, QCoreApplication.translate("ShellOutputView", "Errors (stderr)"), self
+        )
+        self.empty = QLabel(QCoreApplication.translate("ShellOutputView", "No output."), self)
         self.empty.setObjectName("caption")
         self.note = plain_label("", self)
         self.note.setWordWrap(True)

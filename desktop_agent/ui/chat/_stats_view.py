@@ -5,7 +5,7 @@ tools ("reasoning 0.5 s · 20 tok → read_text_file 0.2 s → answer 1.5 s · 3
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QBoxLayout, QLabel, QWidget
 
 from desktop_agent.app._turn_stats import TurnStats, answer_stats
@@ -41,7 +41,7 @@ class AnswerStats:
             return ""
         lines = [short_caption(model, stats)]
         if stats is not None and any(step.kind == "tool" for step in stats.steps):
-            lines.append("Steps: " + stats.timeline())
+            lines.append(_steps_line(stats))
         self.details.setText("\n".join(lines))
         details = details_text(model, stats)
         self.details.setToolTip(plain_tooltip(details))
@@ -59,15 +59,33 @@ def short_caption(model: str, stats: TurnStats | None) -> str:
 
 def details_text(model: str, stats: TurnStats | None) -> str:
     """Every figure, one per line (the tooltip)."""
-    lines = [f"Model: {model}"] if model else []
+    lines = (
+        [QCoreApplication.translate("AnswerStats", "Model: {model}").format(model=model)]
+        if model
+        else []
+    )
     if stats is not None:
         rate = stats.tokens_per_second
         if stats.first_token is not None:
-            lines.append(f"Time to first token: {stats.first_token:.2f} s")
+            text = QCoreApplication.translate("AnswerStats", "Time to first token: {seconds} s")
+            lines.append(text.format(seconds=f"{stats.first_token:.2f}"))
         if rate is not None:
-            lines.append(f"Speed: {rate:,.1f} tokens/s")
-        lines.append(f"Tokens: {stats.input_tokens:,} in · {stats.output_tokens:,} out")
-        lines.append(f"Total time: {stats.total:.2f} s")
+            lines.append(
+                QCoreApplication.translate("AnswerStats", "Speed: {rate} tokens/s").format(
+                    rate=f"{rate:,.1f}"
+                )
+            )
+        text = QCoreApplication.translate("AnswerStats", "Tokens: {input} in · {output} out")
+        lines.append(
+            text.format(input=f"{stats.input_tokens:,}", output=f"{stats.output_tokens:,}")
+        )
+        text = QCoreApplication.translate("AnswerStats", "Total time: {seconds} s")
+        lines.append(text.format(seconds=f"{stats.total:.2f}"))
         if len(stats.steps) > 1:
-            lines.append("Steps: " + stats.timeline())
+            lines.append(_steps_line(stats))
     return "\n".join(lines)
+
+
+def _steps_line(stats: TurnStats) -> str:
+    text = QCoreApplication.translate("AnswerStats", "Steps: {timeline}")
+    return text.format(timeline=stats.timeline())

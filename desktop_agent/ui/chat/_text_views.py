@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QCursor, QResizeEvent, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
@@ -62,18 +62,19 @@ class CopyButton(QToolButton):
         """Create a button copying ``text_source()`` (read at click time) when clicked."""
         super().__init__(parent)
         self._source = text_source
-        self.setText("Copy")
-        self.setToolTip("Copy to clipboard")
+        self._copy_text = QCoreApplication.translate("CopyButton", "Copy")
+        self.setText(self._copy_text)
+        self.setToolTip(QCoreApplication.translate("CopyButton", "Copy to clipboard"))
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.clicked.connect(self._copy)
         self._reset = QTimer(self)
         self._reset.setSingleShot(True)
         self._reset.setInterval(COPIED_FEEDBACK_MS)
-        self._reset.timeout.connect(lambda: self.setText("Copy"))
+        self._reset.timeout.connect(lambda: self.setText(self._copy_text))
 
     def _copy(self) -> None:
         RenderContext.copy_text(self._source())
-        self.setText("Copied")
+        self.setText(QCoreApplication.translate("CopyButton", "Copied"))
         self._reset.start()
 
 
@@ -344,7 +345,9 @@ class MarkdownView(QWidget):
             if part.doc is view.shown_document:
                 if 0 <= code_index < len(part.codes):
                     RenderContext.copy_text(part.codes[code_index])
-                    QToolTip.showText(QCursor.pos(), "Copied")
+                    QToolTip.showText(
+                        QCursor.pos(), QCoreApplication.translate("CopyButton", "Copied")
+                    )
                 return
 
     def ideal_width(self, max_width: int) -> int:
@@ -434,7 +437,10 @@ class ThinkingView(QWidget):
     def _apply(self, expanded: bool) -> None:
         self.toggle.setChecked(expanded)
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
-        self.toggle.setText("Thinking…" if self._streaming else "Thoughts")
+        if self._streaming:
+            self.toggle.setText(QCoreApplication.translate("ThinkingView", "Thinking…"))
+        else:
+            self.toggle.setText(QCoreApplication.translate("ThinkingView", "Thoughts"))
         if self.frame.isHidden() == expanded:
             self.frame.setVisible(expanded)
             self.updateGeometry()

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from desktop_agent.app import ToolStatus
@@ -23,14 +24,15 @@ from desktop_agent.ui.chat._shell_output import ShellOutputView, parse_shell_out
 from desktop_agent.ui.chat._text_views import PlainTextView
 
 STATUS_LABELS = {
-    ToolStatus.RUNNING: "running…",
-    ToolStatus.WAITING: "waiting for permission",
-    ToolStatus.DONE: "done",
-    ToolStatus.ERROR: "error",
-    ToolStatus.DENIED: "denied",
-    ToolStatus.NOT_RUN: "not run",
-    ToolStatus.INTERRUPTED: "interrupted",
+    ToolStatus.RUNNING: QT_TRANSLATE_NOOP("StatusChip", "running…"),
+    ToolStatus.WAITING: QT_TRANSLATE_NOOP("StatusChip", "waiting for permission"),
+    ToolStatus.DONE: QT_TRANSLATE_NOOP("StatusChip", "done"),
+    ToolStatus.ERROR: QT_TRANSLATE_NOOP("StatusChip", "error"),
+    ToolStatus.DENIED: QT_TRANSLATE_NOOP("StatusChip", "denied"),
+    ToolStatus.NOT_RUN: QT_TRANSLATE_NOOP("StatusChip", "not run"),
+    ToolStatus.INTERRUPTED: QT_TRANSLATE_NOOP("StatusChip", "interrupted"),
 }
+"""A status's chip text (English; translate with context "StatusChip")."""
 _SYSTEM_INFO = f"<system-info>{INTERRUPTED_TOOL_TEXT}</system-info>"
 
 
@@ -47,14 +49,22 @@ def pretty_arguments(block: dict[str, Any]) -> str:
 
 def display_output_text(text: str) -> str:
     """Tool output text as shown: the interrupt marker without its tags."""
-    return text.replace(_SYSTEM_INFO, INTERRUPTED_TOOL_TEXT)
+    if _SYSTEM_INFO not in text:
+        return text
+    shown = QCoreApplication.translate(
+        "ToolResultCard", "The tool call has been interrupted by the user."
+    )
+    return text.replace(_SYSTEM_INFO, shown)
 
 
 def tool_title(ctx: RenderContext, block: dict[str, Any]) -> str:
     """The tool's name, with the MCP server it came from: ``"echo · from my-server"``."""
     name = str(block.get("name", "tool"))
     server = ctx.tool_origin(name)
-    return f"{name} · from {server}" if server else name
+    if not server:
+        return name
+    title = QCoreApplication.translate("ToolUseCard", "{name} · from {server}")
+    return title.format(name=name, server=server)
 
 
 class StatusChip(QLabel):
@@ -71,7 +81,7 @@ class StatusChip(QLabel):
         if status == self.status:
             return
         self.status = status
-        self.setText(STATUS_LABELS[status])
+        self.setText(QCoreApplication.translate("StatusChip", STATUS_LABELS[status]))
         self.setProperty("status", status.value)
         self.style().unpolish(self)
         self.style().polish(self)
@@ -113,7 +123,7 @@ class ToolUseCard(_Card):
 
     def __init__(self, ctx: RenderContext) -> None:
         """Create an empty card."""
-        super().__init__("Tool call", "")
+        super().__init__(QCoreApplication.translate("ToolUseCard", "Tool call"), "")
         self._ctx = ctx
         self._arguments: str | None = None
         self.arguments_view = AutoHeightDocumentView(self)
@@ -143,7 +153,7 @@ class ToolResultCard(_Card):
 
     def __init__(self, ctx: RenderContext, media_factory: Callable[[Any], QWidget]) -> None:
         """Create an empty card; ``media_factory(block)`` builds media widgets."""
-        super().__init__("Result", "")
+        super().__init__(QCoreApplication.translate("ToolResultCard", "Result"), "")
         self._ctx, self._media_factory = ctx, media_factory
         self._items: list[tuple[str, QWidget]] = []
 

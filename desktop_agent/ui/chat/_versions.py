@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QMenu, QToolButton, QWidget
 from shiboken6 import isValid
 
@@ -126,16 +126,31 @@ class VersionBar(QWidget):
         line = QHBoxLayout(self)
         line.setContentsMargins(0, 0, 0, 0)
         line.setSpacing(2)
-        self.prev_button = _tool_button("‹", "versionPrev", "Previous version", self)
+        self.prev_button = _tool_button(
+            "‹", "versionPrev", QCoreApplication.translate("VersionBar", "Previous version"), self
+        )
         self.label = plain_label("", self)
         self.label.setObjectName("versionLabel")
-        self.next_button = _tool_button("›", "versionNext", "Next version", self)
-        self.edit_button = _tool_button("Edit", "editMessage", "Edit and resend (Up)", self)
+        self.next_button = _tool_button(
+            "›", "versionNext", QCoreApplication.translate("VersionBar", "Next version"), self
+        )
+        self.edit_button = _tool_button(
+            QCoreApplication.translate("VersionBar", "Edit"),
+            "editMessage",
+            QCoreApplication.translate("VersionBar", "Edit and resend (Up)"),
+            self,
+        )
         self.regenerate_button = _tool_button(
-            "↻", "regenerateAnswer", "Regenerate: answer again (Ctrl+R)", self
+            "↻",
+            "regenerateAnswer",
+            QCoreApplication.translate("VersionBar", "Regenerate: answer again (Ctrl+R)"),
+            self,
         )
         self.model_button = _tool_button(
-            "▾", "regenerateWith", "Regenerate with another model", self
+            "▾",
+            "regenerateWith",
+            QCoreApplication.translate("VersionBar", "Regenerate with another model"),
+            self,
         )
         self.model_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.model_button.setStyleSheet(
@@ -143,7 +158,12 @@ class VersionBar(QWidget):
             " QToolButton::menu-indicator { image: none; width: 0; }"
         )
         self.model_button.setMenu(self._model_menu())
-        self.delete_button = _tool_button("Delete", "deleteTurn", "Delete this exchange", self)
+        self.delete_button = _tool_button(
+            QCoreApplication.translate("VersionBar", "Delete"),
+            "deleteTurn",
+            QCoreApplication.translate("VersionBar", "Delete this exchange"),
+            self,
+        )
         for widget in (
             self.prev_button,
             self.label,
@@ -281,9 +301,13 @@ class VersionBar(QWidget):
         menu.clear()
         source = self._actions.models
         if source is None:
-            menu.addAction("No model list").setEnabled(False)
+            menu.addAction(QCoreApplication.translate("VersionBar", "No model list")).setEnabled(
+                False
+            )
             return
-        menu.addAction("Loading models…").setEnabled(False)
+        menu.addAction(QCoreApplication.translate("VersionBar", "Loading models…")).setEnabled(
+            False
+        )
         self._actions.tasks.spawn(self._list_models(menu, source), "regenerate-models")
 
     async def _list_models(self, menu: QMenu, source: Callable[[], Awaitable[list[str]]]) -> None:
@@ -298,9 +322,12 @@ class VersionBar(QWidget):
         menu.clear()
         current = self._actions.current_model()
         for model in models:
-            action = menu.addAction(f"Regenerate with {model}")
+            text = QCoreApplication.translate("VersionBar", "Regenerate with {model}")
+            action = menu.addAction(text.format(model=model))
             action.setCheckable(model == current)
             action.setChecked(model == current)
             action.triggered.connect(lambda _checked=False, m=model: self._regenerate(m))
         if not models:
-            menu.addAction(error or "No other models").setEnabled(False)
+            menu.addAction(
+                error or QCoreApplication.translate("VersionBar", "No other models")
+            ).setEnabled(False)

@@ -8,7 +8,7 @@ handled by the window.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QColor, QTextCharFormat
 from PySide6.QtWidgets import QPushButton, QTextEdit, QVBoxLayout, QWidget
 
@@ -51,7 +51,9 @@ class ChatView(QWidget):
         self.setStyleSheet(chat_style_sheet(self.context.palette))
         self.context.markdown_images.changed.connect(self._render_images_again)
         math_renderer().changed.connect(self._show_typeset_math)
-        self.jump_button = QPushButton("↓ Jump to latest", self.list)
+        self.jump_button = QPushButton(
+            QCoreApplication.translate("ChatView", "↓ Jump to latest"), self.list
+        )
         self.jump_button.setObjectName("jumpToLatest")
         self.jump_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.jump_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 
@@ -40,14 +40,31 @@ class AllowedToolsChip(QToolButton):
         if not count:
             return
         names = ", ".join(self.tools)
-        self.setText(f"{self.tools[0]} allowed" if count == 1 else f"{count} tools allowed")
-        self.setToolTip(f"Running without asking in this chat: {names}. Click to revoke.")
+        if count == 1:
+            self.setText(
+                QCoreApplication.translate("AllowedToolsChip", "{tool} allowed").format(
+                    tool=self.tools[0]
+                )
+            )
+        else:
+            self.setText(
+                QCoreApplication.translate("AllowedToolsChip", "%n tools allowed", "", count)
+            )
+        tip = QCoreApplication.translate(
+            "AllowedToolsChip", "Running without asking in this chat: {names}. Click to revoke."
+        )
+        self.setToolTip(tip.format(names=names))
         for tool in self.tools:
-            action = self._menu.addAction(f"Ask again before {tool}")
+            text = QCoreApplication.translate("AllowedToolsChip", "Ask again before {tool}").format(
+                tool=tool
+            )
+            action = self._menu.addAction(text)
             action.triggered.connect(lambda _=False, name=tool: self.revoke_requested.emit(name))
         if count > 1:
             self._menu.addSeparator()
-            every = self._menu.addAction("Ask again before every tool")
+            every = self._menu.addAction(
+                QCoreApplication.translate("AllowedToolsChip", "Ask again before every tool")
+            )
             every.triggered.connect(lambda _=False: self.revoke_requested.emit(None))
 
     def revoke_actions(self) -> list[str]:

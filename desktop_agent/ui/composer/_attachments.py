@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QImageReader, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 from shiboken6 import isValid
@@ -73,8 +73,9 @@ def attachment_from_path(path: Path) -> Attachment | None:
     return Attachment(kind, path.name, URLSource(type="url", url=str(absolute)), absolute)
 
 
-def attachment_from_image(image: QImage, label: str = "Pasted image") -> Attachment:
-    """A pasted image, encoded as PNG base64."""
+def attachment_from_image(image: QImage, label: str = "") -> Attachment:
+    """A pasted image, encoded as PNG base64 (labelled "Pasted image" by default)."""
+    label = label or QCoreApplication.translate("AttachmentChip", "Pasted image")
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -116,7 +117,11 @@ class AttachmentChip(QFrame):
         super().__init__(parent)
         self.setObjectName("attachmentChip")
         self.attachment = attachment
-        self.preview = QLabel("IMG" if attachment.kind == "image" else "♪")
+        self.preview = QLabel(
+            QCoreApplication.translate("AttachmentChip", "IMG")
+            if attachment.kind == "image"
+            else "♪"
+        )
         self.preview.setFixedSize(THUMB, THUMB)
         self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         name = QLabel(_elide(attachment.label))
@@ -124,7 +129,11 @@ class AttachmentChip(QFrame):
         self.remove_button = QToolButton()
         self.remove_button.setText("✕")
         self.remove_button.setAutoRaise(True)
-        self.remove_button.setToolTip(f"Remove {attachment.label}")
+        self.remove_button.setToolTip(
+            QCoreApplication.translate("AttachmentChip", "Remove {name}").format(
+                name=attachment.label
+            )
+        )
         self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 4, 2, 4)

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -84,7 +84,11 @@ class Composer(QFrame):
         self.input.installEventFilter(self)  # the frame shows the focus ring of the input
         self.attach_button = QToolButton()
         self.attach_button.setText("+")  # plain glyphs: emoji fonts are often missing
-        self.attach_button.setToolTip("Attach images, audio or documents (text, PDF, Word)")
+        self.attach_button.setToolTip(
+            QCoreApplication.translate(
+                "Composer", "Attach images, audio or documents (text, PDF, Word)"
+            )
+        )
         self.attach_button.setAutoRaise(True)
         self.attach_button.clicked.connect(self.open_file_dialog)
         self.voice = VoiceButton()  # records a voice message into an audio attachment
@@ -93,7 +97,7 @@ class Composer(QFrame):
         self.voice.recorded.connect(self._add)
         self.voice_shortcut = QShortcut(QKeySequence(VOICE_SHORTCUT), self, self.voice.toggle)
         self.allowed_tools = AllowedToolsChip()  # tools allowed in this chat, revocable
-        self.send_button = QPushButton("Send")
+        self.send_button = QPushButton(QCoreApplication.translate("Composer", "Send"))
         self.send_button.setProperty("accent", True)
         self.send_button.clicked.connect(self._on_button)
         self._chip_row = QHBoxLayout()
@@ -188,15 +192,21 @@ class Composer(QFrame):
 
     def open_file_dialog(self) -> QFileDialog:
         """Pick files with a non-blocking (``open()``) dialog."""
-        dialog = QFileDialog(self, "Attach images, audio or documents")
+        dialog = QFileDialog(
+            self, QCoreApplication.translate("Composer", "Attach images, audio or documents")
+        )
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
         patterns = " ".join(f"*{s}" for s in sorted(IMAGE_SUFFIXES | AUDIO_SUFFIXES))
         documents = " ".join(f"*{s}" for s in sorted(TEXT_SUFFIXES | {".pdf", ".docx"}))
         dialog.setNameFilters(
             [
-                f"Images and audio ({patterns})",
-                f"Documents ({documents})",
-                "All files (*)",
+                QCoreApplication.translate("Composer", "Images and audio ({patterns})").format(
+                    patterns=patterns
+                ),
+                QCoreApplication.translate("Composer", "Documents ({patterns})").format(
+                    patterns=documents
+                ),
+                QCoreApplication.translate("Composer", "All files (*)"),
             ]
         )
         dialog.filesSelected.connect(self.add_files)
@@ -243,11 +253,16 @@ class Composer(QFrame):
         """Why the documents stop this send (``""``: they do not)."""
         reading = [chip.path.name for chip in self._documents if chip.state == "reading"]
         if reading:
-            return f"Still reading {', '.join(reading)}…"
+            return QCoreApplication.translate("Composer", "Still reading {names}…").format(
+                names=", ".join(reading)
+            )
         warning = budget_warning(sum(c.tokens for c in self._documents), self.context_tokens)
         if warning and not self._budget_confirmed:
             self._budget_confirmed = True
-            return warning + " Press Send again to send anyway."
+            text = QCoreApplication.translate(
+                "Composer", "{warning} Press Send again to send anyway."
+            )
+            return text.format(warning=warning)
         return ""
 
     def _on_submit(self) -> None:
@@ -319,6 +334,12 @@ class Composer(QFrame):
         self._chip_row.insertWidget(self._chip_row.count() - 1, chip)
         self._refresh()
 
+    def set_context_tokens(self, tokens: int) -> None:
+        """The chat's context budget (Parameters) the attached documents are checked against."""
+        if tokens != self.context_tokens:
+            self.context_tokens = tokens
+            self._refresh()
+
     def _refresh(self) -> None:
         self._chip_box.setVisible(bool(self._chips) or bool(self._documents))
         warning = budget_warning(sum(c.tokens for c in self._documents), self.context_tokens)
@@ -327,14 +348,14 @@ class Composer(QFrame):
         self.budget_warning.setText(warning)
         self.budget_warning.setVisible(bool(warning))
         if self._busy:
-            self.send_button.setText("Stop")
+            self.send_button.setText(QCoreApplication.translate("Composer", "Stop"))
             self.send_button.setProperty("accent", False)
             self.send_button.setProperty("danger", True)
             self.send_button.setEnabled(True)
         else:
             ready = any(chip.state == "ready" for chip in self._documents)
             has_content = bool(self._chips) or ready or self._has_text()
-            self.send_button.setText("Send")
+            self.send_button.setText(QCoreApplication.translate("Composer", "Send"))
             self.send_button.setProperty("accent", True)
             self.send_button.setProperty("danger", False)
             self.send_button.setEnabled(self._can_send and has_content)

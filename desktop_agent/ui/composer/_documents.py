@@ -14,7 +14,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -49,10 +49,16 @@ DocumentState = Literal["reading", "ready", "failed"]
 
 def document_summary(doc: ExtractedDocument, images: int = 0) -> str:
     """``"12 pages · 1.2 MB · ≈ 34,000 tokens"`` (`` · 12 page images`` when sent)."""
-    pages = f"{doc.pages} page{'s' if doc.pages != 1 else ''} · " if doc.pages else ""
+    pages = doc.pages  # a plain name: lupdate skips a call whose n is an expression
+    parts = [QCoreApplication.translate("DocumentChip", "%n pages", "", pages)] if pages else []
     tokens = doc.tokens + _IMAGE_TOKENS * images
-    summary = f"{pages}{human_size(doc.size)} · ≈ {tokens:,} tokens"
-    return summary + (f" · {images} page images" if images else "")
+    parts.append(human_size(doc.size))
+    parts.append(
+        QCoreApplication.translate("DocumentChip", "≈ {tokens} tokens").format(tokens=f"{tokens:,}")
+    )
+    if images:
+        parts.append(QCoreApplication.translate("DocumentChip", "%n page images", "", images))
+    return " · ".join(parts)
 
 
 class DocumentChip(QFrame):
@@ -81,24 +87,30 @@ class DocumentChip(QFrame):
         self.name = QToolButton()
         self.name.setText(_elide(path.name))
         self.name.setAutoRaise(True)
-        self.name.setToolTip(f"{path}\nClick to preview the text sent to the model")
+        hint = QCoreApplication.translate(
+            "DocumentChip", "Click to preview the text sent to the model"
+        )
+        self.name.setToolTip(f"{path}\n{hint}")
         self.name.clicked.connect(self.open_preview)
-        self.status = QLabel("Reading…")
+        self.status = QLabel(QCoreApplication.translate("DocumentChip", "Reading…"))
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setObjectName("caption")
         self.remove_button = QToolButton()
         self.remove_button.setText("✕")
         self.remove_button.setAutoRaise(True)
-        self.remove_button.setToolTip(f"Remove {path.name}")
+        self.remove_button.setToolTip(
+            QCoreApplication.translate("DocumentChip", "Remove {name}").format(name=path.name)
+        )
         self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self))
         self.pages_button = QToolButton()
-        self.pages_button.setText("Pages as images")
+        self.pages_button.setText(QCoreApplication.translate("DocumentChip", "Pages as images"))
         self.pages_button.setCheckable(True)
         self.pages_button.setAutoRaise(True)
-        self.pages_button.setToolTip(
-            f"Also send the first {MAX_PAGE_IMAGES} pages as images, for models that see "
-            "(scanned pages, figures, formulas)"
+        tip = QCoreApplication.translate(
+            "DocumentChip",
+            "Also send the first {count} pages as images, for models that see (scanned pages, figures, formulas)",  # noqa: E501
         )
+        self.pages_button.setToolTip(tip.format(count=MAX_PAGE_IMAGES))
         self.pages_button.toggled.connect(self._toggle_pages)
         self.pages_button.hide()
         self.page_blocks: list[ImageBlock] = []
@@ -164,7 +176,7 @@ class DocumentChip(QFrame):
             self.state_changed.emit()
             return
         self._pages_future = _EXECUTOR.submit(page_image_blocks, self.path, self._cancel)
-        self.status.setText("Rendering pages…")
+        self.status.setText(QCoreApplication.translate("DocumentChip", "Rendering pages…"))
         self.state = "reading"
         self.state_changed.emit()
         self._poll.start()
@@ -177,7 +189,10 @@ class DocumentChip(QFrame):
         try:
             self.page_blocks, pages = future.result()
         except (DocumentError, ExtractionCancelled) as exc:
-            self.pages_button.setToolTip(f"The pages could not be rendered: {exc}")
+            tip = QCoreApplication.translate(
+                "DocumentChip", "The pages could not be rendered: {reason}"
+            )
+            self.pages_button.setToolTip(tip.format(reason=exc))
             self.pages_button.setChecked(False)  # back to the text alone (or nothing)
             return
         if self._scanned:
@@ -191,7 +206,10 @@ class DocumentChip(QFrame):
     def _show_result(self) -> None:
         if self.document is None:
             self.state = "failed"
-            self.status.setText(_elide("Not attached: no text; send the pages as images?", 52))
+            text = QCoreApplication.translate(
+                "DocumentChip", "Not attached: no text; send the pages as images?"
+            )
+            self.status.setText(_elide(text, 52))
             return
         self.state = "ready"
         self.status.setProperty("error", False)
@@ -216,7 +234,8 @@ class DocumentChip(QFrame):
         except DocumentError as exc:
             self._fail(str(exc))
         except Exception as exc:  # a bug or an unexpected library error: say so, send nothing
-            self._fail(f"{self.path.name} could not be read ({type(exc).__name__}: {exc}).")
+            text = QCoreApplication.translate("DocumentChip", "{name} could not be read ({error}).")
+            self._fail(text.format(name=self.path.name, error=f"{type(exc).__name__}: {exc}"))
         else:
             self.state = "ready"
             self.status.setText(document_summary(self.document))
@@ -230,7 +249,10 @@ class DocumentChip(QFrame):
         self.error = message
         reason = message.removeprefix(self.path.name).strip().removeprefix("is ")
         reason = reason.split(" (")[0].rstrip(".")
-        self.status.setText(_elide("Not attached: " + reason, 48))
+        text = QCoreApplication.translate("DocumentChip", "Not attached: {reason}").format(
+            reason=reason
+        )
+        self.status.setText(_elide(text, 48))
         self.status.setProperty("error", True)
         self.status.setToolTip(message)
         self.status.style().unpolish(self.status)
@@ -242,7 +264,8 @@ class DocumentChip(QFrame):
             return None
         if self._preview is None:
             dialog = QDialog(self.window())
-            dialog.setWindowTitle(f"{self.document.name} — text sent to the model")
+            title = QCoreApplication.translate("DocumentChip", "{name} — text sent to the model")
+            dialog.setWindowTitle(title.format(name=self.document.name))
             view = QPlainTextEdit()
             view.setReadOnly(True)
             view.setPlainText(self.document.text)

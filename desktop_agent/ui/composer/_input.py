@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QMimeData, Qt, Signal
 from PySide6.QtGui import QImage, QKeyEvent
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -36,7 +36,10 @@ class ComposerInput(QPlainTextEdit):
         super().__init__(parent)
         self.setObjectName("composerInput")
         self.setPlaceholderText(
-            "Message the assistant…  (Enter to send, Shift+Enter for a new line)"
+            QCoreApplication.translate(
+                "ComposerInput",
+                "Message the assistant…  (Enter to send, Shift+Enter for a new line)",
+            )
         )
         self.setTabChangesFocus(True)
 

@@ -17,7 +17,17 @@ import sys
 import wave
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QObject,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+)
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -93,7 +103,9 @@ def peak_level(pcm16: bytes) -> float:
 def voice_attachment(wav: bytes, duration_ms: int) -> Attachment:
     """The audio attachment of a recording."""
     seconds = duration_ms // 1000
-    label = f"Voice message {seconds // 60}:{seconds % 60:02d}"
+    label = QCoreApplication.translate("VoiceButton", "Voice message {duration}").format(
+        duration=f"{seconds // 60}:{seconds % 60:02d}"
+    )
     source = Base64Source(
         type="base64", media_type="audio/wav", data=base64.b64encode(wav).decode("ascii")
     )
@@ -132,20 +144,30 @@ class VoiceRecorder(QObject):
         """Why recording cannot start (``""``: it can)."""
         mm = multimedia()
         if mm is None:
-            return "Voice input needs QtMultimedia (the PySide6 Addons package)."
+            return QCoreApplication.translate(
+                "VoiceRecorder", "Voice input needs QtMultimedia (the PySide6 Addons package)."
+            )
         # Slow, maybe absent: on first use.
-        from PySide6.QtCore import QCoreApplication, QMicrophonePermission
+        from PySide6.QtCore import QMicrophonePermission
 
         app = QCoreApplication.instance()
         if app is not None:
             status = app.checkPermission(QMicrophonePermission())
             if status == Qt.PermissionStatus.Denied:
-                return "The microphone is blocked: allow this app to use it in the system settings."
+                return QCoreApplication.translate(
+                    "VoiceRecorder",
+                    "The microphone is blocked: allow this app to use it in the system settings.",
+                )
             if status == Qt.PermissionStatus.Undetermined:  # macOS: ask the user once
                 app.requestPermission(QMicrophonePermission(), app, lambda _permission: None)
-                return "Allow the microphone when the system asks, then press record again."
+                return QCoreApplication.translate(
+                    "VoiceRecorder",
+                    "Allow the microphone when the system asks, then press record again.",
+                )
         if mm.QMediaDevices.defaultAudioInput().isNull():
-            return "No microphone was found. Connect one (or enable it) to record."
+            return QCoreApplication.translate(
+                "VoiceRecorder", "No microphone was found. Connect one (or enable it) to record."
+            )
         return ""
 
     def start(self) -> str:
@@ -163,13 +185,18 @@ class VoiceRecorder(QObject):
             fmt = device.preferredFormat()
         name = fmt.sampleFormat().name
         if name not in _TYPECODES:
-            return f"The microphone's sample format ({name}) is not supported."
+            text = QCoreApplication.translate(
+                "VoiceRecorder", "The microphone's sample format ({name}) is not supported."
+            )
+            return text.format(name=name)
         self.begin(fmt.sampleRate(), fmt.channelCount(), name)
         self._source = mm.QAudioSource(device, fmt, self)
         self._io = self._source.start()
         if self._io is None:
             self.recording = False
-            return "The microphone could not be opened."
+            return QCoreApplication.translate(
+                "VoiceRecorder", "The microphone could not be opened."
+            )
         self._io.readyRead.connect(self._read)
         return ""
 
@@ -273,7 +300,9 @@ class VoiceButton(QWidget):
     def _show_recording(self) -> None:
         self._limit.start()
         self.button.setText(STOP_GLYPH)
-        self.button.setToolTip("Stop recording and attach it (Ctrl+Shift+M)")
+        self.button.setToolTip(
+            QCoreApplication.translate("VoiceButton", "Stop recording and attach it (Ctrl+Shift+M)")
+        )
         self.button.setProperty("recording", True)
         self.level.setValue(0)
         self.duration.setText("0:00")
@@ -285,7 +314,9 @@ class VoiceButton(QWidget):
         self.button.setText(MIC_GLYPH)
         self.button.setProperty("recording", False)
         # Devices are looked up on click, not here: QtMultimedia costs ~0.1 s to load.
-        self.button.setToolTip("Record a voice message (Ctrl+Shift+M)")
+        self.button.setToolTip(
+            QCoreApplication.translate("VoiceButton", "Record a voice message (Ctrl+Shift+M)")
+        )
         self.level.hide()
         self.duration.hide()
 
@@ -309,12 +340,14 @@ class AudioChip(AttachmentChip):
         self.play_button = QToolButton()
         self.play_button.setText("\u25b6")
         self.play_button.setAutoRaise(True)
-        self.play_button.setToolTip("Play")
+        self.play_button.setToolTip(QCoreApplication.translate("AudioChip", "Play"))
         self.play_button.clicked.connect(self.toggle_playback)
         self.transcribe_button = QToolButton()
-        self.transcribe_button.setText("To text")
+        self.transcribe_button.setText(QCoreApplication.translate("AudioChip", "To text"))
         self.transcribe_button.setAutoRaise(True)
-        self.transcribe_button.setToolTip("Transcribe into the message (to edit)")
+        self.transcribe_button.setToolTip(
+            QCoreApplication.translate("AudioChip", "Transcribe into the message (to edit)")
+        )
         self.transcribe_button.clicked.connect(lambda: self.transcribe_requested.emit(self))
         self.transcribe_button.hide()  # shown when the provider offers speech-to-text
         layout = self.layout()
@@ -336,7 +369,11 @@ class AudioChip(AttachmentChip):
         """Play the clip from the start, or stop it."""
         mm = multimedia()
         if mm is None:
-            self.play_button.setToolTip("Playback needs QtMultimedia (PySide6 Addons).")
+            self.play_button.setToolTip(
+                QCoreApplication.translate(
+                    "AudioChip", "Playback needs QtMultimedia (PySide6 Addons)."
+                )
+            )
             return
         if self.playing:
             self._player.stop()
@@ -362,7 +399,10 @@ class AudioChip(AttachmentChip):
 
     def _show_state(self) -> None:
         self.play_button.setText(STOP_GLYPH if self.playing else "\u25b6")
-        self.play_button.setToolTip("Stop" if self.playing else "Play")
+        if self.playing:
+            self.play_button.setToolTip(QCoreApplication.translate("AudioChip", "Stop"))
+        else:
+            self.play_button.setToolTip(QCoreApplication.translate("AudioChip", "Play"))
 
 
 def audio_bytes(attachment: Attachment) -> bytes:
@@ -379,13 +419,16 @@ async def transcribe_into(
 ) -> TranscriptionError | None:
     """Transcribe ``chip``'s audio and append the text to ``editor``; the error, if any."""
     chip.transcribe_button.setEnabled(False)
-    chip.transcribe_button.setText("Transcribing…")
+    chip.transcribe_button.setText(QCoreApplication.translate("AudioChip", "Transcribing…"))
     try:
         text = await transcriber(audio_bytes(chip.attachment))
     except TranscriptionError as exc:
         error: TranscriptionError | None = exc
     except OSError as exc:
-        error = TranscriptionError(f"The audio could not be read: {exc}")
+        text = QCoreApplication.translate(
+            "AudioChip", "The audio could not be read: {reason}"
+        ).format(reason=exc)
+        error = TranscriptionError(text)
     else:
         error = None
         if text:
@@ -397,7 +440,11 @@ async def transcribe_into(
             editor.setFocus()
     if isValid(chip):
         chip.transcribe_button.setEnabled(True)
-        chip.transcribe_button.setText("To text")
-        tip = str(error) if error else "Transcribe into the message (to edit)"
+        chip.transcribe_button.setText(QCoreApplication.translate("AudioChip", "To text"))
+        tip = (
+            str(error)
+            if error
+            else QCoreApplication.translate("AudioChip", "Transcribe into the message (to edit)")
+        )
         chip.transcribe_button.setToolTip(tip)
     return error

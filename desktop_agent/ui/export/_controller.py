@@ -13,7 +13,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -35,11 +35,12 @@ if TYPE_CHECKING:
 
 EXPORT_SHORTCUT = "Ctrl+Shift+E"
 FILTERS: dict[str, ExportFormat] = {
-    "Markdown (*.md)": "markdown",
-    "Web page (*.html)": "html",
-    "PDF (*.pdf)": "pdf",
-    "JSON, lossless (*.json)": "json",
+    QT_TRANSLATE_NOOP("ExportController", "Markdown (*.md)"): "markdown",
+    QT_TRANSLATE_NOOP("ExportController", "Web page (*.html)"): "html",
+    QT_TRANSLATE_NOOP("ExportController", "PDF (*.pdf)"): "pdf",
+    QT_TRANSLATE_NOOP("ExportController", "JSON, lossless (*.json)"): "json",
 }
+"""The file dialog's filters (English; shown translated, see :func:`shown_filters`)."""
 _SUFFIX_FORMATS: dict[str, ExportFormat] = {
     ".md": "markdown",
     ".markdown": "markdown",
@@ -48,6 +49,11 @@ _SUFFIX_FORMATS: dict[str, ExportFormat] = {
     ".pdf": "pdf",
     ".json": "json",
 }
+
+
+def shown_filters() -> dict[str, ExportFormat]:
+    """The filters as the dialog shows them (translated), with their formats."""
+    return {QCoreApplication.translate("ExportController", k): v for k, v in FILTERS.items()}
 
 
 class ExportController(QObject):
@@ -84,7 +90,11 @@ class ExportController(QObject):
         """Export the chat on screen (a new chat is saved once its first message is sent)."""
         session_id = self.switcher.active_id
         if session_id is None:
-            self._notify("Nothing to export yet: send a message first.")
+            self._notify(
+                QCoreApplication.translate(
+                    "ExportController", "Nothing to export yet: send a message first."
+                )
+            )
             return
         self.export(session_id)
 
@@ -92,12 +102,14 @@ class ExportController(QObject):
         """Ask where to export ``session_id`` (non-blocking), then write it."""
         if self.dialog is not None:
             self.dialog.reject()
-        dialog = QFileDialog(self.window, "Export chat")
+        dialog = QFileDialog(
+            self.window, QCoreApplication.translate("ExportController", "Export chat")
+        )
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         # Qt's own "replace?" box would run a nested event loop (exec); we ask with open().
         dialog.setOption(QFileDialog.Option.DontConfirmOverwrite, True)
-        dialog.setNameFilters(list(FILTERS))
+        dialog.setNameFilters(list(shown_filters()))
         dialog.setDirectory(str(self._folder))
         dialog.selectFile(_file_name(title or self._title_of(session_id), "markdown"))
         dialog.filterSelected.connect(lambda name: _follow_filter(dialog, name))
@@ -119,7 +131,11 @@ class ExportController(QObject):
         """Put a chat (default: the one on screen) on the clipboard as Markdown."""
         session_id = session_id or self.switcher.active_id
         if session_id is None:
-            self._notify("Nothing to copy yet: send a message first.")
+            self._notify(
+                QCoreApplication.translate(
+                    "ExportController", "Nothing to copy yet: send a message first."
+                )
+            )
             return
         self._tasks.spawn(self._copy(session_id), "copy-markdown")
 
@@ -133,7 +149,9 @@ class ExportController(QObject):
         self, session_id: str, path: Path, name_filter: str, options: tuple[bool, bool]
     ) -> None:
         self._folder = path.parent  # the next export starts there
-        fmt = _SUFFIX_FORMATS.get(path.suffix.lower()) or FILTERS.get(name_filter, "markdown")
+        fmt = _SUFFIX_FORMATS.get(path.suffix.lower()) or shown_filters().get(
+            name_filter, "markdown"
+        )
         if not path.suffix:
             path = path.with_suffix(".md" if fmt == "markdown" else f".{fmt}")
         self._tasks.spawn(self._export(session_id, path, fmt, *options), "export")
@@ -170,7 +188,10 @@ class ExportController(QObject):
             )
             await asyncio.to_thread(write_rendered, rendered, path)
         except (SessionError, OSError, RuntimeError) as exc:
-            text = f"Could not export the chat: {getattr(exc, 'message', None) or exc}"
+            text = QCoreApplication.translate(
+                "ExportController", "Could not export the chat: {reason}"
+            )
+            text = text.format(reason=getattr(exc, "message", None) or exc)
             logger.warning("%s", text)
             self._notify(text)
             self.failed.emit(text)
@@ -178,14 +199,28 @@ class ExportController(QObject):
         self._exported(path)
 
     def _exported(self, path: Path) -> None:
-        self._notify(f"Exported to {path}")
+        self._notify(
+            QCoreApplication.translate("ExportController", "Exported to {path}").format(path=path)
+        )
         self.exported.emit(str(path))
 
     async def _replace_ok(self, path: Path) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Question, "Export chat", "", parent=self.window)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            QCoreApplication.translate("ExportController", "Export chat"),
+            "",
+            parent=self.window,
+        )
         box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(f"{path.name} exists already. Replace it?")
-        replace = box.addButton("Replace", QMessageBox.ButtonRole.AcceptRole)
+        box.setText(
+            QCoreApplication.translate(
+                "ExportController", "{name} exists already. Replace it?"
+            ).format(name=path.name)
+        )
+        replace = box.addButton(
+            QCoreApplication.translate("ExportController", "Replace"),
+            QMessageBox.ButtonRole.AcceptRole,
+        )
         box.addButton(QMessageBox.StandardButton.Cancel)
         self.question = box
         self.dialog_opened.emit(box)
@@ -205,11 +240,15 @@ class ExportController(QObject):
             library = await self._library(session_id)
             conversation = await read_conversation(library, session_id)
         except SessionError as exc:
-            self._notify(f"Could not copy the chat: {exc.message}")
+            self._notify(
+                QCoreApplication.translate(
+                    "ExportController", "Could not copy the chat: {reason}"
+                ).format(reason=exc.message)
+            )
             return
         rendered = await asyncio.to_thread(render, conversation, "markdown", images="omit")
         QGuiApplication.clipboard().setText(rendered.data.decode("utf-8"))
-        self._notify("Chat copied as Markdown.")
+        self._notify(QCoreApplication.translate("ExportController", "Chat copied as Markdown."))
         self.copied.emit()
 
     async def _library(self, session_id: str) -> SessionLibrary:
@@ -241,9 +280,15 @@ class ExportOptions(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.thinking = QCheckBox("Include the model's thinking")
+        self.thinking = QCheckBox(
+            QCoreApplication.translate("ExportOptions", "Include the model's thinking")
+        )
         self.thinking.setChecked(True)
-        self.inline_images = QCheckBox("Markdown: images inside the file (else in a folder beside)")
+        self.inline_images = QCheckBox(
+            QCoreApplication.translate(
+                "ExportOptions", "Markdown: images inside the file (else in a folder beside)"
+            )
+        )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.thinking)
@@ -272,7 +317,7 @@ def _file_name(title: str, fmt: ExportFormat) -> str:
 
 def _follow_filter(dialog: QFileDialog, name_filter: str) -> None:
     """Give the typed file name the suffix of the format just chosen."""
-    fmt = FILTERS.get(name_filter)
+    fmt = shown_filters().get(name_filter)
     files = dialog.selectedFiles()
     if fmt is None or not files:
         return

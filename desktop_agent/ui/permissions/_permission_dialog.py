@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -31,10 +31,14 @@ class PermissionDialog(QDialog):
 
     def __init__(self, request: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Allow this tool?")
+        self.setWindowTitle(QCoreApplication.translate("PermissionDialog", "Allow this tool?"))
         self.setMinimumWidth(480)
         self.decision: Decision = "deny"
-        title = QLabel(f"The assistant wants to run <b>{_escape(request.tool_name)}</b>.")
+        title = QLabel(
+            QCoreApplication.translate(
+                "PermissionDialog", "The assistant wants to run <b>{tool}</b>."
+            ).format(tool=_escape(request.tool_name))
+        )
         title.setTextFormat(Qt.TextFormat.RichText)
         self.summary_label = plain_label(request.summary)
         self.summary_label.setWordWrap(True)
@@ -59,25 +63,40 @@ class PermissionDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(title)
         layout.addWidget(self.summary_label)
-        layout.addWidget(QLabel("Arguments:"))
+        layout.addWidget(QLabel(QCoreApplication.translate("PermissionDialog", "Arguments:")))
         layout.addWidget(self.arguments_view)
         layout.addWidget(buttons)
 
     def _make_buttons(self) -> None:
         """Deny is focused and the default: Enter, Space and Esc deny. Allowing takes a
         click or its own key (Alt+O, Alt+A); no key pressed by reflex grants anything."""
-        self.allow_once_button = QPushButton("Allow &once")
-        self.allow_always_button = QPushButton("&Always allow in this chat")
-        self.stop_button = QPushButton("&Stop the answer")
-        self.stop_button.setToolTip("Deny this call and stop the assistant's answer")
+        self.allow_once_button = QPushButton(
+            QCoreApplication.translate("PermissionDialog", "Allow &once")
+        )
+        self.allow_always_button = QPushButton(
+            QCoreApplication.translate("PermissionDialog", "&Always allow in this chat")
+        )
+        self.stop_button = QPushButton(
+            QCoreApplication.translate("PermissionDialog", "&Stop the answer")
+        )
+        self.stop_button.setToolTip(
+            QCoreApplication.translate(
+                "PermissionDialog", "Deny this call and stop the assistant's answer"
+            )
+        )
         for button in (self.allow_once_button, self.allow_always_button, self.stop_button):
             button.setAutoDefault(False)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.allow_once_button.setToolTip("Allow this call only (Alt+O)")
-        self.allow_always_button.setToolTip(
-            "Allow this tool until the chat ends; revoke it by the message box (Alt+A)"
+        self.allow_once_button.setToolTip(
+            QCoreApplication.translate("PermissionDialog", "Allow this call only (Alt+O)")
         )
-        self.deny_button = QPushButton("Deny")
+        self.allow_always_button.setToolTip(
+            QCoreApplication.translate(
+                "PermissionDialog",
+                "Allow this tool until the chat ends; revoke it by the message box (Alt+A)",
+            )
+        )
+        self.deny_button = QPushButton(QCoreApplication.translate("PermissionDialog", "&Deny"))
         self.deny_button.setDefault(True)
         self.deny_button.setAutoDefault(True)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from desktop_agent.app import Settings
 
-AGENT_PAGE_TITLE = "Files & network"
+AGENT_PAGE_TITLE = QT_TRANSLATE_NOOP("SettingsDialog", "Files & network")
 
 
 class AgentPage(QWidget):
@@ -36,10 +36,10 @@ class AgentPage(QWidget):
         self.folder = QLineEdit()
         self.folder.setPlaceholderText(str(Path.home()))
         self.folder.textChanged.connect(self._show_resolved)
-        self.choose_button = QPushButton("Choose…")
+        self.choose_button = QPushButton(QCoreApplication.translate("AgentPage", "Choose…"))
         self.choose_button.clicked.connect(self._choose)
-        self.home_button = QPushButton("Home")
-        self.home_button.setToolTip("Use your home folder")
+        self.home_button = QPushButton(QCoreApplication.translate("AgentPage", "Home"))
+        self.home_button.setToolTip(QCoreApplication.translate("AgentPage", "Use your home folder"))
         self.home_button.clicked.connect(self.folder.clear)
         self.resolved = QLabel()
         self.resolved.setObjectName("caption")
@@ -48,9 +48,12 @@ class AgentPage(QWidget):
         self.idle_timeout = QDoubleSpinBox()
         self.idle_timeout.setRange(5.0, 3600.0)
         self.idle_timeout.setDecimals(0)
-        self.idle_timeout.setSuffix(" s")
+        self.idle_timeout.setSuffix(QCoreApplication.translate("AgentPage", " s", "seconds"))
         self.idle_timeout.setToolTip(
-            "An answer that sends nothing for this long counts as failed (with Retry)"
+            QCoreApplication.translate(
+                "AgentPage",
+                "An answer that sends nothing for this long counts as failed (with Retry)",
+            )
         )
         self._dialog: QFileDialog | None = None
         folder_row = QHBoxLayout()
@@ -58,13 +61,19 @@ class AgentPage(QWidget):
         folder_row.addWidget(self.choose_button)
         folder_row.addWidget(self.home_button)
         form = QFormLayout(self)
-        form.addRow("Working folder", folder_row)
+        form.addRow(QCoreApplication.translate("AgentPage", "Working folder"), folder_row)
         form.addRow("", self.resolved)
-        note = QLabel("File tools resolve relative paths (like notes.txt) in this folder.")
+        note = QLabel(
+            QCoreApplication.translate(
+                "AgentPage", "File tools resolve relative paths (like notes.txt) in this folder."
+            )
+        )
         note.setObjectName("caption")
         note.setWordWrap(True)
         form.addRow("", note)
-        form.addRow("Stream idle timeout", self.idle_timeout)
+        form.addRow(
+            QCoreApplication.translate("AgentPage", "Stream idle timeout"), self.idle_timeout
+        )
 
     def load(self, settings: Settings) -> None:
         """Show ``settings``."""
@@ -87,11 +96,17 @@ class AgentPage(QWidget):
 
     def _show_resolved(self) -> None:
         folder = self.resolved_folder()
-        missing = "" if folder.is_dir() else " (this folder does not exist)"
-        self.resolved.setText(f"Relative paths start in: {folder}{missing}")
+        if folder.is_dir():
+            text = QCoreApplication.translate("AgentPage", "Relative paths start in: {folder}")
+        else:
+            text = QCoreApplication.translate(
+                "AgentPage", "Relative paths start in: {folder} (this folder does not exist)"
+            )
+        self.resolved.setText(text.format(folder=folder))
 
     def _choose(self) -> None:
-        dialog = QFileDialog(self, "Working folder", str(self.resolved_folder()))
+        title = QCoreApplication.translate("AgentPage", "Working folder")
+        dialog = QFileDialog(self, title, str(self.resolved_folder()))
         dialog.setFileMode(QFileDialog.FileMode.Directory)
         dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
         dialog.fileSelected.connect(self.folder.setText)

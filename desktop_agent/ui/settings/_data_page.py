@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -38,8 +38,8 @@ from desktop_agent.app.transfer import (
 )
 from desktop_agent.ui._qt_async import TaskSet
 
-BACKUP_FILTER = "desktop-agent backup (*.zip)"
-IMPORT_FILTER = "Chats (*.json *.zip);;All files (*)"
+BACKUP_FILTER = QT_TRANSLATE_NOOP("DataPage", "desktop-agent backup (*.zip)")
+IMPORT_FILTER = QT_TRANSLATE_NOOP("DataPage", "Chats (*.json *.zip);;All files (*)")
 
 
 class DataPage(QWidget):
@@ -74,12 +74,16 @@ class DataPage(QWidget):
         self._tasks = TaskSet()
         self.dialog: QFileDialog | QMessageBox | None = None
         self.include_keys = QCheckBox(
-            "Include API keys and other secrets (keep the archive private)"
+            QCoreApplication.translate(
+                "DataPage", "Include API keys and other secrets (keep the archive private)"
+            )
         )
-        self.restore_settings = QCheckBox("Also restore the archive's settings")
-        self.backup_button = QPushButton("Back up…")
-        self.restore_button = QPushButton("Restore…")
-        self.import_button = QPushButton("Import chats…")
+        self.restore_settings = QCheckBox(
+            QCoreApplication.translate("DataPage", "Also restore the archive's settings")
+        )
+        self.backup_button = QPushButton(QCoreApplication.translate("DataPage", "Back up…"))
+        self.restore_button = QPushButton(QCoreApplication.translate("DataPage", "Restore…"))
+        self.import_button = QPushButton(QCoreApplication.translate("DataPage", "Import chats…"))
         self.status = QLabel("")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
@@ -105,8 +109,9 @@ class DataPage(QWidget):
 
     def choose_backup_file(self) -> QFileDialog:
         """Ask where to write the backup, then write it."""
-        dialog = self._file_dialog("Back up all chats", QFileDialog.AcceptMode.AcceptSave)
-        dialog.setNameFilter(BACKUP_FILTER)
+        title = QCoreApplication.translate("DataPage", "Back up all chats")
+        dialog = self._file_dialog(title, QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter(QCoreApplication.translate("DataPage", BACKUP_FILTER))
         dialog.setDefaultSuffix("zip")
         dialog.selectFile("desktop-agent-backup.zip")
         dialog.fileSelected.connect(lambda path: self._spawn(self._backup(Path(path)), "backup"))
@@ -114,27 +119,32 @@ class DataPage(QWidget):
 
     def choose_restore_file(self) -> QFileDialog:
         """Ask for a backup, show what it holds, and restore it if the user agrees."""
-        dialog = self._file_dialog("Restore a backup", QFileDialog.AcceptMode.AcceptOpen)
-        dialog.setNameFilter(BACKUP_FILTER)
+        title = QCoreApplication.translate("DataPage", "Restore a backup")
+        dialog = self._file_dialog(title, QFileDialog.AcceptMode.AcceptOpen)
+        dialog.setNameFilter(QCoreApplication.translate("DataPage", BACKUP_FILTER))
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(lambda path: self._spawn(self._restore(Path(path)), "restore"))
         return self._show(dialog)
 
     def choose_import_files(self) -> QFileDialog:
         """Ask for files to import (our JSON, AgentScope sessions, ChatGPT exports)."""
-        dialog = self._file_dialog("Import chats", QFileDialog.AcceptMode.AcceptOpen)
-        dialog.setNameFilters(IMPORT_FILTER.split(";;"))
+        title = QCoreApplication.translate("DataPage", "Import chats")
+        dialog = self._file_dialog(title, QFileDialog.AcceptMode.AcceptOpen)
+        dialog.setNameFilters(QCoreApplication.translate("DataPage", IMPORT_FILTER).split(";;"))
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
         dialog.filesSelected.connect(lambda paths: self._spawn(self._import(paths), "import"))
         return self._show(dialog)
 
     async def _backup(self, path: Path) -> None:
-        self.status.setText("Backing up…")
+        self.status.setText(QCoreApplication.translate("DataPage", "Backing up…"))
         library = await self._library()
         try:
             written = await write_backup(library, path, include_keys=self.include_keys.isChecked())
         except OSError as exc:
-            self._report(f"The backup could not be written: {exc.strerror or exc}.")
+            failed = QCoreApplication.translate(
+                "DataPage", "The backup could not be written: {error}."
+            )
+            self._report(failed.format(error=exc.strerror or exc))
             return
         self._report("\n".join(written.lines()))
 
@@ -142,19 +152,29 @@ class DataPage(QWidget):
         try:
             contents = await asyncio.to_thread(read_backup_contents, path)
         except ValueError as exc:
-            self._report(f"{path.name} was not restored: {exc}.")
+            failed = QCoreApplication.translate("DataPage", "{file} was not restored: {error}.")
+            self._report(failed.format(file=path.name, error=exc))
             return
-        box = QMessageBox(QMessageBox.Icon.Question, "Restore backup", "", parent=self)
+        title = QCoreApplication.translate("DataPage", "Restore backup")
+        box = QMessageBox(QMessageBox.Icon.Question, title, "", parent=self)
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText("\n".join(contents.lines()[:1]))
-        box.setInformativeText("Chats you have are kept when they are newer than the archive's.")
+        box.setInformativeText(
+            QCoreApplication.translate(
+                "DataPage", "Chats you have are kept when they are newer than the archive's."
+            )
+        )
         box.setDetailedText("\n".join(contents.lines()[1:]))
-        accept = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
+        accept = box.addButton(
+            QCoreApplication.translate("DataPage", "Restore"), QMessageBox.ButtonRole.AcceptRole
+        )
         box.addButton(QMessageBox.StandardButton.Cancel)
         if not await self._ask(box) or box.clickedButton() is not accept:
-            self._report("Restore cancelled: nothing was changed.")
+            self._report(
+                QCoreApplication.translate("DataPage", "Restore cancelled: nothing was changed.")
+            )
             return
-        self.status.setText("Restoring…")
+        self.status.setText(QCoreApplication.translate("DataPage", "Restoring…"))
         library = await self._library()
         result = await restore_backup(library, path, announce=self._reload_list is None)
         self._list_changed()
@@ -162,29 +182,45 @@ class DataPage(QWidget):
         if self.restore_settings.isChecked():
             self._restored = await asyncio.to_thread(read_backup_settings, path)
             if self._restored is not None:
-                lines.append("The archive's settings apply when you press Save.")
+                lines.append(
+                    QCoreApplication.translate(
+                        "DataPage", "The archive's settings apply when you press Save."
+                    )
+                )
         self._report("\n".join(lines))
 
     async def _import(self, paths: list[str]) -> None:
-        self.status.setText("Importing…")
+        self.status.setText(QCoreApplication.translate("DataPage", "Importing…"))
         library = await self._library()
         quiet = self._reload_list is not None
         report = await import_files(library, paths, announce=not quiet)
         self._list_changed()
         lines = report.lines()
         if report.duplicates:
-            box = QMessageBox(QMessageBox.Icon.Question, "Import chats", "", parent=self)
+            title = QCoreApplication.translate("DataPage", "Import chats")
+            box = QMessageBox(QMessageBox.Icon.Question, title, "", parent=self)
             box.setTextFormat(Qt.TextFormat.PlainText)
-            box.setText(f"{len(report.duplicates)} of these chats are here already.")
-            copy = box.addButton("Import copies", QMessageBox.ButtonRole.AcceptRole)
-            box.addButton("Skip them", QMessageBox.ButtonRole.RejectRole)
+            count = len(report.duplicates)  # a plain name: lupdate skips a call as the count
+            box.setText(
+                QCoreApplication.translate(
+                    "DataPage", "%n of these chats are here already.", "", count
+                )
+            )
+            copy = box.addButton(
+                QCoreApplication.translate("DataPage", "Import copies"),
+                QMessageBox.ButtonRole.AcceptRole,
+            )
+            box.addButton(
+                QCoreApplication.translate("DataPage", "Skip them"),
+                QMessageBox.ButtonRole.RejectRole,
+            )
             if await self._ask(box) and box.clickedButton() is copy:
                 only = frozenset(d.fingerprint for d in report.duplicates)
                 again = await import_files(
                     library, paths, duplicates="copy", announce=not quiet, only=only
                 )
                 self._list_changed()
-                lines += ["", "Copies:", *again.lines()]
+                lines += ["", QCoreApplication.translate("DataPage", "Copies:"), *again.lines()]
         self._report("\n".join(lines))
 
     # -- internals -----------------------------------------------------------------------
@@ -253,14 +289,25 @@ class DataPage(QWidget):
 
     def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
-        layout.addWidget(_heading("Backup"))
-        layout.addWidget(_caption("One archive of all chats, templates and settings."))
+        layout.addWidget(_heading(QCoreApplication.translate("DataPage", "Backup")))
+        layout.addWidget(
+            _caption(
+                QCoreApplication.translate(
+                    "DataPage", "One archive of all chats, templates and settings."
+                )
+            )
+        )
         layout.addLayout(_row(self.backup_button, self.include_keys))
         layout.addLayout(_row(self.restore_button, self.restore_settings))
         layout.addSpacing(10)
-        layout.addWidget(_heading("Import"))
+        layout.addWidget(_heading(QCoreApplication.translate("DataPage", "Import")))
         layout.addWidget(
-            _caption("desktop-agent JSON exports, AgentScope session files, ChatGPT exports.")
+            _caption(
+                QCoreApplication.translate(
+                    "DataPage",
+                    "desktop-agent JSON exports, AgentScope session files, ChatGPT exports.",
+                )
+            )
         )
         layout.addLayout(_row(self.import_button))
         layout.addSpacing(10)

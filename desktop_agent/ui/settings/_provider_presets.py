@@ -7,7 +7,7 @@ stores it as a preset like any other; several can be saved and switched between.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
 
 from desktop_agent.app._provider_catalog import KNOWN_PROVIDERS, known_provider
@@ -36,6 +36,7 @@ class ProviderCatalog:
         self.note = note
         note.setTextFormat(Qt.TextFormat.RichText)  # our own fixed text and link only
         note.setOpenExternalLinks(True)
+        shown = preset.currentText()  # adding items must not change the name shown
         saved = {preset.itemText(i) for i in range(preset.count())}
         fresh = [p for p in KNOWN_PROVIDERS if p.name not in saved]
         if fresh and preset.count():
@@ -43,6 +44,7 @@ class ProviderCatalog:
         for provider in fresh:
             preset.addItem(provider.name)
             preset.setItemData(preset.count() - 1, provider.name, CATALOG_ROLE)
+        preset.setCurrentText(shown)
         preset.activated.connect(self._on_chosen)
         self.show_note(preset.currentText())
 
@@ -69,7 +71,13 @@ class ProviderCatalog:
         if provider is None:
             self.note.setText("")
         elif provider.local:
-            self.note.setText(f"{provider.name} runs on this computer: no API key needed.")
+            text = QCoreApplication.translate(
+                "ProviderCatalog", "{provider} runs on this computer: no API key needed."
+            )
+            self.note.setText(text.format(provider=provider.name))
         else:
             link = f'<a href="{provider.key_url}">{provider.key_url}</a>'
-            self.note.setText(f"Get a {provider.name} API key at {link}")
+            text = QCoreApplication.translate(
+                "ProviderCatalog", "Get a {provider} API key at {link}"
+            )
+            self.note.setText(text.format(provider=provider.name, link=link))

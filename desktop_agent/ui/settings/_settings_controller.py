@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 from shiboken6 import isValid
 
@@ -166,9 +166,11 @@ class SettingsController(QObject):
                 save_settings(settings, self._path)
         except OSError as exc:
             logger.warning("Could not save settings: %s", exc.strerror)
-            self.warning.emit(
-                f"Settings could not be saved ({exc.strerror}); they apply until you quit."
+            text = QCoreApplication.translate(
+                "SettingsController",
+                "Settings could not be saved ({error}); they apply until you quit.",
             )
+            self.warning.emit(text.format(error=exc.strerror))
         self._settings = settings
         self.settings_changed.emit(settings)
         self._tasks.spawn(self.resolve(), "provider-resolve")
@@ -185,7 +187,10 @@ class SettingsController(QObject):
             ids = await fetch_model_ids(base_url, api_key)
         except ModelListError as exc:
             if _still_wanted(dialog, base_url):
-                dialog.set_models_error(f"Model list unavailable: {exc}")
+                text = QCoreApplication.translate(
+                    "SettingsController", "Model list unavailable: {error}"
+                )
+                dialog.set_models_error(text.format(error=exc))
             return
         if _still_wanted(dialog, base_url):
             dialog.set_models(ids)

@@ -9,17 +9,22 @@ servers offer marks the chat's agent for a rebuild at its next turn.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QSize, Signal
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QSize, Signal
 from shiboken6 import isValid
 
 from desktop_agent._logging import logger
-from desktop_agent.app import ChatService, McpServerConfig, McpServers, McpServerStatus, Settings
+from desktop_agent.app import ChatService, McpServers, McpServerStatus, Settings
 from desktop_agent.ui._qt_async import TaskSet
 from desktop_agent.ui.settings._settings_controller import SettingsController
 from desktop_agent.ui.settings._settings_dialog import SettingsDialog
-from desktop_agent.ui.settings._tools_page import ToolsPage
 
-TOOLS_TAB = "Tools"
+if TYPE_CHECKING:
+    from desktop_agent.app import McpServerConfig
+    from desktop_agent.ui.settings._tools_page import ToolsPage
+
+TOOLS_TAB = QT_TRANSLATE_NOOP("SettingsDialog", "Tools")
 DIALOG_SIZE = QSize(780, 640)
 
 
@@ -70,6 +75,8 @@ class ToolsController(QObject):
     # -- the tab -------------------------------------------------------------------------
 
     def _make_page(self) -> ToolsPage:
+        from desktop_agent.ui.settings._tools_page import ToolsPage  # not needed at start-up
+
         page = ToolsPage()
         for status in self.servers.statuses():
             page.show_status(status)

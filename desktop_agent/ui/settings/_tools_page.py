@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -35,9 +35,10 @@ from desktop_agent.app import (
 )
 from desktop_agent.ui._plain import plain_label
 
-INTRO = (
+INTRO = QT_TRANSLATE_NOOP(
+    "ToolsPage",
     "MCP servers give the assistant more tools. Paste the \u201cmcpServers\u201d JSON of "
-    "Claude Desktop, Cursor or LM Studio, or import an mcp.json file."
+    "Claude Desktop, Cursor or LM Studio, or import an mcp.json file.",
 )
 EXAMPLE = (
     '{\n  "mcpServers": {\n    "time": {"command": "uvx", "args": ["mcp-server-time"]}\n  }\n}'
@@ -105,7 +106,10 @@ class ToolsPage(QWidget):
             return False
         names = {s.name for s in added}
         self._servers = [s for s in self._servers if s.name not in names] + added
-        self.input_error.setText(f"Added {', '.join(sorted(names))}." if names else "")
+        added_text = QCoreApplication.translate("ToolsPage", "Added {names}.").format(
+            names=", ".join(sorted(names))
+        )
+        self.input_error.setText(added_text if names else "")
         self.json_input.clear()
         self._fill_servers(select=added[-1].name if added else None)
         self._announce()
@@ -116,7 +120,11 @@ class ToolsPage(QWidget):
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            self.input_error.setText(f"Cannot read {path}: {exc}")
+            self.input_error.setText(
+                QCoreApplication.translate("ToolsPage", "Cannot read {path}: {error}").format(
+                    path=path, error=exc
+                )
+            )
             return False
         return self.add_from_json(text)
 
@@ -129,7 +137,7 @@ class ToolsPage(QWidget):
     # -- building ------------------------------------------------------------------------
 
     def _build(self) -> None:
-        intro = QLabel(INTRO)
+        intro = QLabel(QCoreApplication.translate("ToolsPage", INTRO))
         intro.setWordWrap(True)
         intro.setObjectName("caption")
         self.server_list = QListWidget()
@@ -143,7 +151,9 @@ class ToolsPage(QWidget):
         layout.addWidget(intro)
         layout.addLayout(body, 1)
         layout.addWidget(self._build_input())
-        self.start_at_launch = QCheckBox("Start enabled servers when the app starts")
+        self.start_at_launch = QCheckBox(
+            QCoreApplication.translate("ToolsPage", "Start enabled servers when the app starts")
+        )
         layout.addWidget(self.start_at_launch)
 
     def _build_details(self) -> QWidget:
@@ -159,15 +169,17 @@ class ToolsPage(QWidget):
         self.error_view = QPlainTextEdit(readOnly=True)
         self.error_view.setMaximumHeight(90)
         self.error_view.setVisible(False)
-        self.trusted = QCheckBox("Trusted: run its tools without asking")
+        self.trusted = QCheckBox(
+            QCoreApplication.translate("ToolsPage", "Trusted: run its tools without asking")
+        )
         self.trusted.toggled.connect(self._on_trusted)
         self.tool_list = QListWidget()
         self.tool_list.itemChanged.connect(self._on_tool_checked)
-        self.edit_button = QPushButton("Edit JSON")
+        self.edit_button = QPushButton(QCoreApplication.translate("ToolsPage", "Edit JSON"))
         self.edit_button.clicked.connect(self._edit_selected)
-        self.restart_button = QPushButton("Restart")
+        self.restart_button = QPushButton(QCoreApplication.translate("ToolsPage", "Restart"))
         self.restart_button.clicked.connect(self._restart_selected)
-        self.remove_button = QPushButton("Remove")
+        self.remove_button = QPushButton(QCoreApplication.translate("ToolsPage", "Remove"))
         self.remove_button.clicked.connect(self._remove_selected)
         buttons = QHBoxLayout()
         for button in (self.edit_button, self.restart_button, self.remove_button):
@@ -175,7 +187,11 @@ class ToolsPage(QWidget):
         buttons.addStretch(1)
         for widget in (self.server_name, self.server_status, self.error_view, self.trusted):
             column.addWidget(widget)
-        tools_caption = QLabel("Tools (switch off those the assistant should not use)")
+        tools_caption = QLabel(
+            QCoreApplication.translate(
+                "ToolsPage", "Tools (switch off those the assistant should not use)"
+            )
+        )
         tools_caption.setObjectName("caption")
         column.addWidget(tools_caption)
         column.addWidget(self.tool_list, 1)
@@ -189,9 +205,11 @@ class ToolsPage(QWidget):
         self.json_input = QPlainTextEdit()
         self.json_input.setPlaceholderText(EXAMPLE)
         self.json_input.setMaximumHeight(96)
-        self.add_button = QPushButton("Add or update")
+        self.add_button = QPushButton(QCoreApplication.translate("ToolsPage", "Add or update"))
         self.add_button.clicked.connect(lambda: self.add_from_json(self.json_input.toPlainText()))
-        self.import_button = QPushButton("Import mcp.json…")
+        self.import_button = QPushButton(
+            QCoreApplication.translate("ToolsPage", "Import mcp.json…")
+        )
         self.import_button.clicked.connect(self._choose_file)
         self.input_error = plain_label()
         self.input_error.setWordWrap(True)
@@ -215,7 +233,7 @@ class ToolsPage(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, server.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if server.enabled else Qt.CheckState.Unchecked)
-            item.setToolTip("Checked: chats get its tools")
+            item.setToolTip(QCoreApplication.translate("ToolsPage", "Checked: chats get its tools"))
             self.server_list.addItem(item)
         self._filling = False
         if current is not None:
@@ -231,8 +249,10 @@ class ToolsPage(QWidget):
         self._filling = True
         self.tool_list.clear()
         if server is None:
-            self.server_name.setText("No MCP server yet")
-            self.server_status.setText("Paste a configuration below to add one.")
+            self.server_name.setText(QCoreApplication.translate("ToolsPage", "No MCP server yet"))
+            self.server_status.setText(
+                QCoreApplication.translate("ToolsPage", "Paste a configuration below to add one.")
+            )
             self.error_view.setVisible(False)
             self._filling = False
             return
@@ -300,7 +320,8 @@ class ToolsPage(QWidget):
         self._announce()
 
     def _choose_file(self) -> None:
-        dialog = QFileDialog(self, "Import an mcp.json file", str(Path.home()), "JSON (*.json)")
+        title = QCoreApplication.translate("ToolsPage", "Import an mcp.json file")
+        dialog = QFileDialog(self, title, str(Path.home()), "JSON (*.json)")
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(self.import_file)
         dialog.finished.connect(dialog.deleteLater)
@@ -327,7 +348,8 @@ class ToolsPage(QWidget):
 
 
 def _item_text(status: McpServerStatus, enabled: bool = True) -> str:
-    state = status.describe() if enabled or status.state != "off" else "Disabled"
+    disabled = QCoreApplication.translate("ToolsPage", "Disabled")
+    state = status.describe() if enabled or status.state != "off" else disabled
     return f"{_DOTS[status.state]}  {status.name}\n     {state}"
 
 
@@ -342,9 +364,13 @@ def _where(server: McpServerConfig) -> str:
 
 def _status_text(server: McpServerConfig, status: McpServerStatus) -> str:
     if not server.enabled:
-        return "Disabled: chats do not get its tools."
+        return QCoreApplication.translate("ToolsPage", "Disabled: chats do not get its tools.")
     if status.state == "off":
-        return "Not started: it starts when a chat first needs it."
+        return QCoreApplication.translate(
+            "ToolsPage", "Not started: it starts when a chat first needs it."
+        )
+    if status.state == "failed" and status.error:
+        return QCoreApplication.translate("ToolsPage", "Failed to start. What it said:")
     if status.state == "failed":
-        return "Failed to start. What it said:" if status.error else "Failed to start."
+        return QCoreApplication.translate("ToolsPage", "Failed to start.")
     return status.describe()

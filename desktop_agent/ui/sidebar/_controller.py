@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QAbstractButton, QMessageBox
 
 from desktop_agent._logging import logger
@@ -37,12 +37,15 @@ if TYPE_CHECKING:
     from desktop_agent.app.library import SessionSummary
     from desktop_agent.ui.window import ChatController, MainWindow
 
-READ_ONLY_TEXT = (
+READ_ONLY_TEXT = QT_TRANSLATE_NOOP(
+    "SessionsController",
     "This session is open in another desktop-agent window, so it is read-only here: "
-    "new messages cannot be saved. Close it there, or start a new chat."
+    "new messages cannot be saved. Close it there, or start a new chat.",
 )
-READ_ONLY_REASON = "This session is read-only here (see the message above the chat)."
-NO_PROVIDER_REASON = "Connect a model in Settings first."
+READ_ONLY_REASON = QT_TRANSLATE_NOOP(
+    "SessionsController", "This session is read-only here (see the message above the chat)."
+)
+NO_PROVIDER_REASON = QT_TRANSLATE_NOOP("SessionsController", "Connect a model in Settings first.")
 CLOCK_MS = 60_000
 SEARCH_LIMIT = 200
 
@@ -176,10 +179,24 @@ class SessionsController(QObject):
         service = self.switcher.service
         if not service.busy:
             return True
-        box = QMessageBox(QMessageBox.Icon.Question, "Stop the reply?", "", parent=self.window)
-        box.setText("A reply is still being written.")
-        box.setInformativeText("Stop it and switch? What was written so far is kept.")
-        stop = box.addButton("Stop && switch", QMessageBox.ButtonRole.AcceptRole)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            QCoreApplication.translate("SessionsController", "Stop the reply?"),
+            "",
+            parent=self.window,
+        )
+        box.setText(
+            QCoreApplication.translate("SessionsController", "A reply is still being written.")
+        )
+        box.setInformativeText(
+            QCoreApplication.translate(
+                "SessionsController", "Stop it and switch? What was written so far is kept."
+            )
+        )
+        stop = box.addButton(
+            QCoreApplication.translate("SessionsController", "Stop && switch"),
+            QMessageBox.ButtonRole.AcceptRole,
+        )
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(stop)
         if not await self._ask(box, stop):
@@ -250,7 +267,11 @@ class SessionsController(QObject):
         try:
             await self.switcher.rename(session_id, title)
         except (SessionError, ValueError) as exc:
-            self._show_banner(f"The session could not be renamed: {exc}")
+            self._show_banner(
+                QCoreApplication.translate(
+                    "SessionsController", "The session could not be renamed: {error}"
+                ).format(error=exc)
+            )
             await self._reload()
 
     def empty_trash(self) -> None:
@@ -260,10 +281,24 @@ class SessionsController(QObject):
     async def _empty_trash(self) -> None:
         from desktop_agent.app.library import SessionError  # the library loads after first paint
 
-        box = QMessageBox(QMessageBox.Icon.Warning, "Empty trash", "", parent=self.window)
-        box.setText("Delete the sessions in the trash for good?")
-        box.setInformativeText("This cannot be undone.")
-        empty = box.addButton("Empty trash", QMessageBox.ButtonRole.DestructiveRole)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            QCoreApplication.translate("SessionsController", "Empty trash"),
+            "",
+            parent=self.window,
+        )
+        box.setText(
+            QCoreApplication.translate(
+                "SessionsController", "Delete the sessions in the trash for good?"
+            )
+        )
+        box.setInformativeText(
+            QCoreApplication.translate("SessionsController", "This cannot be undone.")
+        )
+        empty = box.addButton(
+            QCoreApplication.translate("SessionsController", "Empty trash"),
+            QMessageBox.ButtonRole.DestructiveRole,
+        )
         box.addButton(QMessageBox.StandardButton.Cancel)
         if not await self._ask(box, empty):
             return
@@ -287,10 +322,16 @@ class SessionsController(QObject):
             self.sidebar.set_status("")
             self._show_rows(await self.switcher.list_sessions(), "all")
             return
-        self.sidebar.set_status("Searching…")
+        self.sidebar.set_status(QCoreApplication.translate("SessionsController", "Searching…"))
         rows = await self.switcher.search(text, limit=SEARCH_LIMIT)
         self._show_rows(rows, "search", text)
-        self.sidebar.set_status("" if rows else f"No sessions match “{text}”.")
+        self.sidebar.set_status(
+            ""
+            if rows
+            else QCoreApplication.translate(
+                "SessionsController", "No sessions match “{text}”."
+            ).format(text=text)
+        )
 
     def show_trash(self, shown: bool) -> None:
         """Show the trash, or the sessions again."""
@@ -309,7 +350,11 @@ class SessionsController(QObject):
         try:
             messages = await self.switcher.trashed_messages(session_id)
         except SessionError as exc:
-            self._show_banner(sentence(f"“{title}” cannot be shown: {exc.message}"))
+            self._show_banner(
+                QCoreApplication.translate(
+                    "SessionsController", "“{title}” cannot be shown: {error}"
+                ).format(title=title, error=sentence(exc.message))
+            )
             return
         self.window.trash_preview.set_theme(bool(getattr(self.window.chat_view, "dark", False)))
         self.window.trash_preview.show_session(session_id, title, messages)
@@ -321,7 +366,9 @@ class SessionsController(QObject):
             return
         rows = await self.switcher.list_trash()
         self._show_rows(rows, "trash")
-        self.sidebar.set_status("" if rows else "The trash is empty.")
+        self.sidebar.set_status(
+            "" if rows else QCoreApplication.translate("SessionsController", "The trash is empty.")
+        )
 
     async def _reload(self) -> None:
         if self.sidebar.in_trash:
@@ -363,12 +410,18 @@ class SessionsController(QObject):
     def on_provider(self, provider: Provider | None) -> None:
         """Re-apply what the provider change must not undo: read-only, the model caption."""
         if self._read_only:
-            self.window.composer.set_can_send(False, READ_ONLY_REASON)
+            self.window.composer.set_can_send(
+                False, QCoreApplication.translate("SessionsController", READ_ONLY_REASON)
+            )
         if provider is None:
             return
         caption = f"{provider.model} · {provider.name}"
         if self._session_model and self._session_model != provider.model:
-            caption += f"  (this session used {self._session_model})"
+            caption = QCoreApplication.translate(
+                "SessionsController", "{model} · {provider}  (this session used {session_model})"
+            ).format(
+                model=provider.model, provider=provider.name, session_model=self._session_model
+            )
         self.window.status_line.set_model(caption)
 
     def _on_turn_event(self, event: object) -> None:
@@ -382,10 +435,15 @@ class SessionsController(QObject):
     def _set_read_only(self, read_only: bool, reason: str = "") -> None:
         was, self._read_only = self._read_only, read_only
         if read_only:
-            self._show_banner(reason or READ_ONLY_TEXT)
+            self._show_banner(
+                reason or QCoreApplication.translate("SessionsController", READ_ONLY_TEXT)
+            )
         elif was:
             provider = self.switcher.service.provider
-            self.window.composer.set_can_send(provider is not None, NO_PROVIDER_REASON)
+            self.window.composer.set_can_send(
+                provider is not None,
+                QCoreApplication.translate("SessionsController", NO_PROVIDER_REASON),
+            )
 
     # -- showing ---------------------------------------------------------------------
 
@@ -415,7 +473,9 @@ class SessionsController(QObject):
 
     def _title_of(self, session_id: str) -> str:
         summary = self.model.find(session_id)
-        return shown_title(summary) if summary is not None else "this session"
+        if summary is None:
+            return QCoreApplication.translate("SessionsController", "this session")
+        return shown_title(summary)
 
     async def _ask(self, box: QMessageBox, accept: QAbstractButton) -> bool:
         """Show ``box`` without blocking the loop; whether ``accept`` was clicked."""

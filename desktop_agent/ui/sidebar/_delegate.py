@@ -8,7 +8,15 @@ the list stays virtual with any number of sessions.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -175,7 +183,7 @@ class SessionDelegate(QStyledItemDelegate):
         """A line edit over the title."""
         editor = QLineEdit(parent)
         editor.setObjectName("sessionTitleEditor")
-        editor.setPlaceholderText("Session title")
+        editor.setPlaceholderText(QCoreApplication.translate("SessionDelegate", "Session title"))
         return editor
 
     def setEditorData(self, editor: QWidget, index: _AnyIndex) -> None:

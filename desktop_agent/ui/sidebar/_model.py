@@ -14,7 +14,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractListModel,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -31,7 +33,7 @@ ListMode = Literal["all", "search", "trash"]
 SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 1
 """The row's ``SessionSummary``."""
 TIME_ROLE = Qt.ItemDataRole.UserRole + 2
-"""Its last activity, relative ("5 min ago")."""
+"""Its last activity, relative ("5 minutes ago")."""
 ACTIVE_ROLE = Qt.ItemDataRole.UserRole + 3
 """Whether it is the session the chat shows."""
 SNIPPET_ROLE = Qt.ItemDataRole.UserRole + 4
@@ -43,9 +45,9 @@ SESSION_ID_ROLE = Qt.ItemDataRole.UserRole + 6
 
 _AnyIndex = QModelIndex | QPersistentModelIndex
 _STATUS_WORDS = {
-    "corrupt": "Damaged",
-    "newer_schema": "From a newer version",
-    "locked": "Open in another window",
+    "corrupt": QT_TRANSLATE_NOOP("SessionListModel", "Damaged"),
+    "newer_schema": QT_TRANSLATE_NOOP("SessionListModel", "From a newer version"),
+    "locked": QT_TRANSLATE_NOOP("SessionListModel", "Open in another window"),
 }
 
 
@@ -243,17 +245,39 @@ class SessionListModel(QAbstractListModel):
 def shown_title(summary: SessionSummary) -> str:
     """The title the sidebar shows: "Damaged session" for an unreadable one without a title."""
     if not summary.title and summary.status in ("corrupt", "newer_schema"):
-        return "Damaged session" if summary.status == "corrupt" else "Session from a newer version"
+        if summary.status == "corrupt":
+            return QCoreApplication.translate("SessionListModel", "Damaged session")
+        return QCoreApplication.translate("SessionListModel", "Session from a newer version")
     return summary.display_title
 
 
 def _tooltip(summary: SessionSummary) -> str:
     if summary.status != "ok":
-        word = _STATUS_WORDS.get(str(summary.status), "Problem")
-        return f"{word}: {summary.error}" if summary.error else word
+        word = QCoreApplication.translate(
+            "SessionListModel",
+            _STATUS_WORDS.get(
+                str(summary.status), QT_TRANSLATE_NOOP("SessionListModel", "Problem")
+            ),
+        )
+        if not summary.error:
+            return word
+        return QCoreApplication.translate("SessionListModel", "{status}: {error}").format(
+            status=word, error=summary.error
+        )
     count = summary.message_count
-    lines = [summary.display_title, f"{count} message{'s' if count != 1 else ''}"]
-    lines.append(f"Last active {exact_time(summary.last_activity)}")
+    lines = [
+        summary.display_title,
+        QCoreApplication.translate("SessionListModel", "%n message(s)", "", count),
+    ]
+    lines.append(
+        QCoreApplication.translate("SessionListModel", "Last active {time}").format(
+            time=exact_time(summary.last_activity)
+        )
+    )
     if summary.model:
-        lines.append(f"Model: {summary.model}")
+        lines.append(
+            QCoreApplication.translate("SessionListModel", "Model: {model}").format(
+                model=summary.model
+            )
+        )
     return "\n".join(lines)

@@ -7,7 +7,7 @@ moves the session to the trash. Nothing here writes the file.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 
@@ -41,10 +41,14 @@ class SessionProblemPanel(QWidget):
         self.path.setObjectName("caption")
         self.path.setWordWrap(True)
         self.path.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.back_button = QPushButton("Back to the conversation")
+        self.back_button = QPushButton(
+            QCoreApplication.translate("SessionProblemPanel", "Back to the conversation")
+        )
         self.back_button.setProperty("accent", True)
         self.back_button.clicked.connect(self.back_requested)
-        self.delete_button = QPushButton("Move to trash…")
+        self.delete_button = QPushButton(
+            QCoreApplication.translate("SessionProblemPanel", "Move to trash…")
+        )
         self.delete_button.clicked.connect(lambda: self.delete_requested.emit(self.session_id))
         self._build_layout()
 
@@ -62,11 +66,17 @@ class SessionProblemPanel(QWidget):
         """
         self.session_id = session_id
         self.heading.setText(
-            "This session needs a newer desktop-agent" if newer else "This session can't be opened"
+            QCoreApplication.translate(
+                "SessionProblemPanel", "This session needs a newer desktop-agent"
+            )
+            if newer
+            else QCoreApplication.translate("SessionProblemPanel", "This session can't be opened")
         )
         self.title.setText(f"<b>{_escape(title)}</b>")
         self.message.setText(message)
-        self.path.setText(f"File: {path}")
+        self.path.setText(
+            QCoreApplication.translate("SessionProblemPanel", "File: {path}").format(path=path)
+        )
         self.path.setVisible(bool(path) and path not in message)
 
     def _build_layout(self) -> None:

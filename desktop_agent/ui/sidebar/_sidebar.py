@@ -8,7 +8,7 @@ pauses (clearing it fires at once).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -42,13 +42,17 @@ class UndoBar(DismissibleNotice):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(
-            "undoBar", close_tip="Dismiss (the session stays in the Trash)", parent=parent
+            "undoBar",
+            close_tip=QCoreApplication.translate(
+                "UndoBar", "Dismiss (the session stays in the Trash)"
+            ),
+            parent=parent,
         )
         self.session_id = ""
         self.label.setObjectName("caption")
         self.undo_button = QToolButton()
-        self.undo_button.setText("Undo")
-        self.undo_button.setToolTip("Bring the session back")
+        self.undo_button.setText(QCoreApplication.translate("UndoBar", "Undo"))
+        self.undo_button.setToolTip(QCoreApplication.translate("UndoBar", "Bring the session back"))
         self.undo_button.clicked.connect(self._undo)
         self.add_button(self.undo_button)
         self.expiry = QTimer(self)  # the offer goes; the session stays in the Trash
@@ -61,8 +65,12 @@ class UndoBar(DismissibleNotice):
         self.session_id = session_id
         if len(title) > _UNDO_TITLE_CHARS:
             title = title[: _UNDO_TITLE_CHARS - 1].rstrip() + "…"
-        self.label.setText(f"Deleted “{title}”.")
-        self.label.setToolTip("It is in the Trash until the trash is emptied.")
+        self.label.setText(
+            QCoreApplication.translate("UndoBar", "Deleted “{title}”.").format(title=title)
+        )
+        self.label.setToolTip(
+            QCoreApplication.translate("UndoBar", "It is in the Trash until the trash is emptied.")
+        )
         self.show()
         self.expiry.start()
 
@@ -121,8 +129,10 @@ class Sidebar(QFrame):
         self.setObjectName("sidebar")
         self.setMaximumWidth(360)  # the minimum: see minimumSizeHint (nothing clipped)
         self.model = SessionListModel(self)
-        self.new_chat_button = QPushButton("+  New chat")
-        self.new_chat_button.setToolTip("Start a fresh conversation (Ctrl+N)")
+        self.new_chat_button = QPushButton(QCoreApplication.translate("Sidebar", "+  New chat"))
+        self.new_chat_button.setToolTip(
+            QCoreApplication.translate("Sidebar", "Start a fresh conversation (Ctrl+N)")
+        )
         self.new_chat_button.clicked.connect(self.new_chat_requested)
         self.search = self._make_search()
         self.list = self._make_list()
@@ -132,17 +142,21 @@ class Sidebar(QFrame):
         self.status.hide()
         self.undo_bar = UndoBar()
         self.undo_bar.undo_requested.connect(self.restore_requested)
-        self.trash_button = QPushButton("Trash")
+        self.trash_button = QPushButton(QCoreApplication.translate("Sidebar", "Trash"))
         self.trash_button.setCheckable(True)
-        self.trash_button.setToolTip("Deleted sessions, until the trash is emptied")
+        self.trash_button.setToolTip(
+            QCoreApplication.translate("Sidebar", "Deleted sessions, until the trash is emptied")
+        )
         self.trash_button.toggled.connect(self._on_trash_toggled)
-        self.empty_trash_button = QPushButton("Empty trash…")
+        self.empty_trash_button = QPushButton(QCoreApplication.translate("Sidebar", "Empty trash…"))
         self.empty_trash_button.clicked.connect(self.empty_trash_requested)
         self.empty_trash_button.hide()
-        self.settings_button = QPushButton("⚙  Settings")
+        self.settings_button = QPushButton(QCoreApplication.translate("Sidebar", "⚙  Settings"))
         self.settings_button.clicked.connect(self.settings_requested)
-        self.template_button = QPushButton("Template")
-        self.template_button.setToolTip("Edit how the prompt is assembled (Ctrl+T)")
+        self.template_button = QPushButton(QCoreApplication.translate("Sidebar", "Template"))
+        self.template_button.setToolTip(
+            QCoreApplication.translate("Sidebar", "Edit how the prompt is assembled (Ctrl+T)")
+        )
         self.template_button.clicked.connect(self.template_requested)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -195,7 +209,7 @@ class Sidebar(QFrame):
     def _make_search(self) -> QLineEdit:
         search = QLineEdit()
         search.setObjectName("sessionSearch")
-        search.setPlaceholderText("Search sessions…")
+        search.setPlaceholderText(QCoreApplication.translate("Sidebar", "Search sessions…"))
         search.setClearButtonEnabled(True)
         search.textChanged.connect(self._on_search_text)
         return search
@@ -254,7 +268,11 @@ class Sidebar(QFrame):
     def _on_trash_toggled(self, shown: bool) -> None:
         self.search.setEnabled(not shown)
         self.empty_trash_button.setVisible(shown)
-        self.trash_button.setText("←  Sessions" if shown else "Trash")
+        self.trash_button.setText(
+            QCoreApplication.translate("Sidebar", "←  Sessions")
+            if shown
+            else QCoreApplication.translate("Sidebar", "Trash")
+        )
         self.trash_toggled.emit(shown)
 
     def _on_clicked(self, index: QModelIndex) -> None:
@@ -283,21 +301,23 @@ class Sidebar(QFrame):
         menu = QMenu(self)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         if self.in_trash:
-            restore = menu.addAction("Restore")
+            restore = menu.addAction(QCoreApplication.translate("Sidebar", "Restore"))
             restore.triggered.connect(lambda: self.restore_requested.emit(session_id))
             return menu
-        menu.addAction("Open").triggered.connect(lambda: self.session_activated.emit(session_id))
-        rename = menu.addAction("Rename")
+        menu.addAction(QCoreApplication.translate("Sidebar", "Open")).triggered.connect(
+            lambda: self.session_activated.emit(session_id)
+        )
+        rename = menu.addAction(QCoreApplication.translate("Sidebar", "Rename"))
         rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
         rename.setEnabled(bool(self.model.flags(index) & Qt.ItemFlag.ItemIsEditable))
         rename.triggered.connect(lambda: self.start_rename(session_id))
         menu.addSeparator()
-        export = menu.addAction("Export…")
+        export = menu.addAction(QCoreApplication.translate("Sidebar", "Export…"))
         export.triggered.connect(lambda: self.export_requested.emit(session_id))
-        copy = menu.addAction("Copy chat as Markdown")
+        copy = menu.addAction(QCoreApplication.translate("Sidebar", "Copy chat as Markdown"))
         copy.triggered.connect(lambda: self.copy_markdown_requested.emit(session_id))
         menu.addSeparator()
-        delete = menu.addAction("Delete…")
+        delete = menu.addAction(QCoreApplication.translate("Sidebar", "Delete…"))
         delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         delete.triggered.connect(lambda: self.delete_requested.emit(session_id))
         return menu

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QKeyEvent, QKeySequence, QUndoCommand
 
 from desktop_agent.ui.template_editor._document import TemplateDocument
@@ -24,7 +24,7 @@ class EditCommand(QUndoCommand):
 
     def __init__(self, document: TemplateDocument, edit: Edit) -> None:
         """Wrap ``edit`` (applied when the command is pushed)."""
-        super().__init__(edit.label)
+        super().__init__(QCoreApplication.translate("EditCommand", edit.label))
         self._document = document
         self.edit = edit
         self._inverse: Edit | None = None

@@ -16,9 +16,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from desktop_agent.ui._qt_async import TaskSet
-from desktop_agent.ui.template_editor._window import TemplateEditorWindow
 
 if TYPE_CHECKING:
+    from desktop_agent.ui.template_editor._window import TemplateEditorWindow
     from desktop_agent.app import ChatService
     from desktop_agent.context import ContextConfig, InputModule
 
@@ -56,6 +56,10 @@ class TemplateEditorController(QObject):
             editor.close()
 
     def _make_editor(self, module: InputModule) -> TemplateEditorWindow:
+        # Loaded on first use: the editor pulls in the session library (~70 ms before the
+        # window's first paint otherwise).
+        from desktop_agent.ui.template_editor._window import TemplateEditorWindow
+
         service = self._service
         editor = TemplateEditorWindow(
             module,

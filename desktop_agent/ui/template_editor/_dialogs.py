@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-_JSON_FILTER = "Template JSON (*.json);;All files (*)"
+_JSON_FILTER = QT_TRANSLATE_NOOP("EditorDialogs", "Template JSON (*.json);;All files (*)")
 
 
 class FileTarget(Protocol):
@@ -64,14 +64,16 @@ class EditorDialogs(QObject):
 
     def choose_import(self) -> None:
         """Ask for a template file to import."""
-        dialog = self._file_dialog("Import a template", QFileDialog.AcceptMode.AcceptOpen)
+        title = QCoreApplication.translate("EditorDialogs", "Import a template")
+        dialog = self._file_dialog(title, QFileDialog.AcceptMode.AcceptOpen)
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.fileSelected.connect(self._remember_folder(self._target.import_file))
         self._show(dialog)
 
     def choose_export(self, suggested_name: str) -> None:
         """Ask where to export the draft."""
-        dialog = self._file_dialog("Export the template", QFileDialog.AcceptMode.AcceptSave)
+        title = QCoreApplication.translate("EditorDialogs", "Export the template")
+        dialog = self._file_dialog(title, QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix("json")
         dialog.selectFile(f"{suggested_name}.json")
         dialog.fileSelected.connect(self._remember_folder(self._target.export_file))
@@ -80,16 +82,21 @@ class EditorDialogs(QObject):
     def ask_save_name(self, suggested_name: str) -> None:
         """Ask for the name to save the draft under in the library."""
         dialog = QInputDialog(self._window)
-        dialog.setWindowTitle("Save template")
-        dialog.setLabelText("Save the template in your library as:")
+        dialog.setWindowTitle(QCoreApplication.translate("EditorDialogs", "Save template"))
+        dialog.setLabelText(
+            QCoreApplication.translate("EditorDialogs", "Save the template in your library as:")
+        )
         dialog.setTextValue(suggested_name)
         dialog.textValueSelected.connect(self._save_named)
         self._show(dialog)
 
     def confirm_delete(self, name: str) -> None:
         """Ask before deleting a library template."""
-        text = f"Delete the saved template “{name}”? This cannot be undone."
-        self._confirm("Delete template", text, lambda: self._target.delete_from_library(name))
+        text = QCoreApplication.translate(
+            "EditorDialogs", "Delete the saved template “{name}”? This cannot be undone."
+        )
+        title = QCoreApplication.translate("EditorDialogs", "Delete template")
+        self._confirm(title, text.format(name=name), lambda: self._target.delete_from_library(name))
 
     def ask_unapplied(
         self, on_apply: Callable[[], object], on_discard: Callable[[], object]
@@ -98,8 +105,10 @@ class EditorDialogs(QObject):
         buttons = QMessageBox.StandardButton
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            "Unapplied changes",
-            "The template has changes that are not applied to the session yet.",
+            QCoreApplication.translate("EditorDialogs", "Unapplied changes"),
+            QCoreApplication.translate(
+                "EditorDialogs", "The template has changes that are not applied to the session yet."
+            ),
             buttons.Apply | buttons.Discard | buttons.Cancel,
             self._window,
         )
@@ -120,8 +129,11 @@ class EditorDialogs(QObject):
         if not self._target.library_has(name):
             self._target.save_to_library(name)
             return
-        text = f"A template called “{name}” is already saved. Replace it?"
-        self._confirm("Replace template", text, lambda: self._target.save_to_library(name))
+        text = QCoreApplication.translate(
+            "EditorDialogs", "A template called “{name}” is already saved. Replace it?"
+        )
+        title = QCoreApplication.translate("EditorDialogs", "Replace template")
+        self._confirm(title, text.format(name=name), lambda: self._target.save_to_library(name))
 
     def _confirm(self, title: str, text: str, on_yes: Callable[[], object]) -> None:
         yes, cancel = QMessageBox.StandardButton.Yes, QMessageBox.StandardButton.Cancel
@@ -136,7 +148,8 @@ class EditorDialogs(QObject):
         self._show(box)
 
     def _file_dialog(self, title: str, mode: QFileDialog.AcceptMode) -> QFileDialog:
-        dialog = QFileDialog(self._window, title, self._folder, _JSON_FILTER)
+        name_filter = QCoreApplication.translate("EditorDialogs", _JSON_FILTER)
+        dialog = QFileDialog(self._window, title, self._folder, name_filter)
         dialog.setAcceptMode(mode)
         return dialog
 

@@ -17,6 +17,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.ui.template_editor._document import (
     DraftModule,
     DraftSegment,
@@ -29,6 +30,7 @@ class Edit(ABC):
     """One undoable change."""
 
     label: str
+    """The undo stack's name for it, in English (marked for translation; shown translated)."""
     merge_key: Hashable | None = None
 
     @abstractmethod
@@ -43,7 +45,7 @@ class SetModuleField(Edit):
     index: int
     name: str
     value: Any
-    label: str = "Edit module"
+    label: str = QT_TRANSLATE_NOOP("EditCommand", "Edit module")
     merge_key: Hashable | None = None
 
     def apply(self, document: TemplateDocument) -> Edit:
@@ -58,7 +60,7 @@ class InsertModule(Edit):
 
     index: int
     module: DraftModule
-    label: str = "Add module"
+    label: str = QT_TRANSLATE_NOOP("EditCommand", "Add module")
 
     def apply(self, document: TemplateDocument) -> Edit:
         """Insert it; the inverse removes it."""
@@ -71,7 +73,7 @@ class RemoveModule(Edit):
     """Remove a module."""
 
     index: int
-    label: str = "Delete module"
+    label: str = QT_TRANSLATE_NOOP("EditCommand", "Delete module")
 
     def apply(self, document: TemplateDocument) -> Edit:
         """Remove it; the inverse inserts it again."""
@@ -85,7 +87,7 @@ class MoveModule(Edit):
 
     source: int
     destination: int
-    label: str = "Move module"
+    label: str = QT_TRANSLATE_NOOP("EditCommand", "Move module")
 
     def apply(self, document: TemplateDocument) -> Edit:
         """Move it; the inverse moves it back."""
@@ -99,7 +101,7 @@ class SetSegments(Edit):
 
     index: int
     segments: tuple[DraftSegment, ...]
-    label: str = "Edit segments"
+    label: str = QT_TRANSLATE_NOOP("EditCommand", "Edit segments")
 
     def apply(self, document: TemplateDocument) -> Edit:
         """Replace them; the inverse puts the old list back."""
@@ -114,7 +116,7 @@ class SetSegment(Edit):
     index: int
     position: int
     segment: DraftSegment
-    label: str = "Edit segment"
+    label: str = QT_TRANSLATE_NOOP("EditCommand", "Edit segment")
     merge_key: Hashable | None = None
 
     def apply(self, document: TemplateDocument) -> Edit:
@@ -128,7 +130,7 @@ class ReplaceTemplate(Edit):
     """Replace the whole template (JSON tab, import, library, revert, reset)."""
 
     data: Mapping[str, Any] = field(hash=False)
-    label: str = "Replace template"
+    label: str = QT_TRANSLATE_NOOP("EditCommand", "Replace template")
     merge_key: Hashable | None = None
 
     def apply(self, document: TemplateDocument) -> Edit:
@@ -143,51 +145,65 @@ class ReplaceTemplate(Edit):
 
 def rename_module(index: int, name: str) -> Edit:
     """Typing a module's name (a run of typing is one undo step)."""
-    return SetModuleField(index, "module_name", name, "Rename module", ("name", index))
+    return SetModuleField(
+        index,
+        "module_name",
+        name,
+        QT_TRANSLATE_NOOP("EditCommand", "Rename module"),
+        ("name", index),
+    )
 
 
 def set_description(index: int, text: str) -> Edit:
     """Typing a module's note; an empty note is removed from the JSON."""
     return SetModuleField(
-        index, "description", text or None, "Edit module note", ("description", index)
+        index,
+        "description",
+        text or None,
+        QT_TRANSLATE_NOOP("EditCommand", "Edit module note"),
+        ("description", index),
     )
 
 
 def set_role(index: int, role: str) -> Edit:
     """Choosing a module's role."""
-    return SetModuleField(index, "role", role, "Change role")
+    return SetModuleField(index, "role", role, QT_TRANSLATE_NOOP("EditCommand", "Change role"))
 
 
 def set_importance(index: int, value: bool | str) -> Edit:
     """Choosing when a module is included (``True``, ``False`` or a function name)."""
     if value is True or value is False:
-        label = "Enable module" if value else "Disable module"
+        label = (
+            QT_TRANSLATE_NOOP("EditCommand", "Enable module")
+            if value
+            else QT_TRANSLATE_NOOP("EditCommand", "Disable module")
+        )
     else:
-        label = "Change inclusion"
+        label = QT_TRANSLATE_NOOP("EditCommand", "Change inclusion")
     return SetModuleField(index, "importance_func", value, label)
 
 
 def add_module(document: TemplateDocument, index: int) -> Edit:
     """A new module (one empty text segment) at ``index``, with a fresh name."""
     module = DraftModule(document.unique_name("new_module"), [DraftSegment("text", "")])
-    return InsertModule(index, module, "Add module")
+    return InsertModule(index, module, QT_TRANSLATE_NOOP("EditCommand", "Add module"))
 
 
 def duplicate_module(document: TemplateDocument, index: int) -> Edit:
     """A copy of the module at ``index``, right after it, with a fresh name."""
     module = document.modules[index].copy()
     module.module_name = document.unique_name(f"{module.module_name}_copy")
-    return InsertModule(index + 1, module, "Duplicate module")
+    return InsertModule(index + 1, module, QT_TRANSLATE_NOOP("EditCommand", "Duplicate module"))
 
 
 def delete_module(index: int) -> Edit:
     """Deleting a module."""
-    return RemoveModule(index, "Delete module")
+    return RemoveModule(index, QT_TRANSLATE_NOOP("EditCommand", "Delete module"))
 
 
 def move_module(source: int, destination: int) -> Edit:
     """Reordering modules (drag and drop, up/down)."""
-    return MoveModule(source, destination, "Move module")
+    return MoveModule(source, destination, QT_TRANSLATE_NOOP("EditCommand", "Move module"))
 
 
 def _segments(document: TemplateDocument, index: int) -> list[DraftSegment]:
@@ -197,7 +213,11 @@ def _segments(document: TemplateDocument, index: int) -> list[DraftSegment]:
 def add_segment(document: TemplateDocument, index: int, kind: SegmentType, value: str = "") -> Edit:
     """A new segment at the end of the module at ``index``."""
     segments = [*_segments(document, index), DraftSegment(kind, value)]
-    label = "Add text segment" if kind == "text" else "Add variable segment"
+    label = (
+        QT_TRANSLATE_NOOP("EditCommand", "Add text segment")
+        if kind == "text"
+        else QT_TRANSLATE_NOOP("EditCommand", "Add variable segment")
+    )
     return SetSegments(index, tuple(segments), label)
 
 
@@ -205,25 +225,36 @@ def remove_segment(document: TemplateDocument, index: int, position: int) -> Edi
     """Removing one segment."""
     segments = _segments(document, index)
     del segments[position]
-    return SetSegments(index, tuple(segments), "Remove segment")
+    return SetSegments(index, tuple(segments), QT_TRANSLATE_NOOP("EditCommand", "Remove segment"))
 
 
 def move_segment(document: TemplateDocument, index: int, source: int, destination: int) -> Edit:
     """Moving one segment within its module."""
     segments = _segments(document, index)
     segments.insert(destination, segments.pop(source))
-    return SetSegments(index, tuple(segments), "Move segment")
+    return SetSegments(index, tuple(segments), QT_TRANSLATE_NOOP("EditCommand", "Move segment"))
 
 
 def set_segment_text(index: int, position: int, text: str) -> Edit:
     """Typing into a text segment (a run of typing is one undo step)."""
     segment = DraftSegment("text", text)
-    return SetSegment(index, position, segment, "Edit text", ("text", index, position))
+    return SetSegment(
+        index,
+        position,
+        segment,
+        QT_TRANSLATE_NOOP("EditCommand", "Edit text"),
+        ("text", index, position),
+    )
 
 
 def set_segment_variable(index: int, position: int, name: str) -> Edit:
     """Choosing the variable of a variable segment."""
-    return SetSegment(index, position, DraftSegment("variable", name), "Choose variable")
+    return SetSegment(
+        index,
+        position,
+        DraftSegment("variable", name),
+        QT_TRANSLATE_NOOP("EditCommand", "Choose variable"),
+    )
 
 
 def replace_template(data: Mapping[str, Any], label: str, *, merge: bool = False) -> Edit:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from desktop_agent._i18n import translate
 from desktop_agent.context import ContextConfigError
 
 _MODULE_PATH = re.compile(
@@ -49,8 +50,10 @@ class Fault:
 
     def describe(self) -> str:
         """The fault as one line for a list: where, then what."""
-        where = f"line {self.line}: " if self.line is not None else ""
-        return f"{where}{self.path}: {self.message}"
+        if self.line is None:
+            return f"{self.path}: {self.message}"
+        text = translate("Fault", "line {line}: {path}: {message}")
+        return text.format(line=self.line, path=self.path, message=self.message)
 
 
 def parse_fault(path: str, message: str) -> Fault:
@@ -76,7 +79,9 @@ def error_faults(error: ContextConfigError) -> list[Fault]:
 
 def syntax_fault(error: json.JSONDecodeError) -> Fault:
     """A JSON syntax error as a fault on its line."""
-    message = f"invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+    message = translate("Fault", "invalid JSON at line {line}, column {column}: {error}").format(
+        line=error.lineno, column=error.colno, error=error.msg
+    )
     return Fault(JSON_SYNTAX_PATH, message, line=error.lineno)
 
 

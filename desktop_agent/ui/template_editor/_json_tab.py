@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QLabel,
@@ -38,7 +38,9 @@ from desktop_agent.ui.template_editor._faults import (
 from desktop_agent.ui.template_editor._widgets import monospace_editor
 
 CHECK_DELAY_MS = 300
-TOO_DEEP = "the JSON nests too deeply to be read (thousands of levels)"
+TOO_DEEP = QT_TRANSLATE_NOOP(
+    "JsonTab", "the JSON nests too deeply to be read (thousands of levels)"
+)
 _LINE_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -62,7 +64,7 @@ class JsonTab(QWidget):
         """Create the tab; ``watch`` registers the editor with the undo-key router."""
         super().__init__(parent)
         self.editor = monospace_editor()
-        self.editor.setAccessibleName("Template JSON")
+        self.editor.setAccessibleName(QCoreApplication.translate("JsonTab", "Template JSON"))
         watch(self.editor)
         self.fault_list = QListWidget()
         self.fault_list.setObjectName("faultList")
@@ -132,7 +134,8 @@ class JsonTab(QWidget):
             self._set_pending([syntax_fault(exc)])
             return
         except RecursionError:  # "[[[[…" thousands deep: the decoder gives up
-            self._set_pending([Fault(JSON_SYNTAX_PATH, TOO_DEEP, line=1)])
+            too_deep = QCoreApplication.translate("JsonTab", TOO_DEEP)
+            self._set_pending([Fault(JSON_SYNTAX_PATH, too_deep, line=1)])
             return
         try:
             data = template_data(parse_template(decoded))
@@ -191,13 +194,19 @@ class JsonTab(QWidget):
 
     def _status_text(self, faults: Sequence[Fault]) -> str:
         if self.pending_faults:
-            return (
+            return QCoreApplication.translate(
+                "JsonTab",
                 "This text is not applied: fix the problems marked above "
-                "(the form shows the last valid version)."
+                "(the form shows the last valid version).",
             )
         if faults:
-            return f"{len(faults)} problem(s) in the template; Apply is blocked until fixed."
-        return "Valid. Edits here update the form as you type."
+            count = len(faults)  # a plain name: lupdate skips a call as the count
+            return QCoreApplication.translate(
+                "JsonTab", "%n problem(s) in the template; Apply is blocked until fixed.", "", count
+            )
+        return QCoreApplication.translate(
+            "JsonTab", "Valid. Edits here update the form as you type."
+        )
 
     def marked_lines(self) -> list[int]:
         """The 1-based lines marked as faulty."""

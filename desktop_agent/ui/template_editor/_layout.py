@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -27,7 +27,7 @@ from desktop_agent.ui.theme import colors
 if TYPE_CHECKING:
     from desktop_agent.ui.template_editor._window import TemplateEditorWindow
 
-_NO_TEMPLATE = "Saved templates…"
+_NO_TEMPLATE = QT_TRANSLATE_NOOP("EditorChrome", "Saved templates…")
 PANE_STRETCH = (21, 40, 39)
 """How the window's width is shared: modules · form/JSON · preview."""
 
@@ -49,7 +49,7 @@ class StackButton(QPushButton):
     """An Undo or Redo button whose tooltip names the command it would undo or redo."""
 
     def __init__(self, verb: str, keys: str) -> None:
-        """``verb`` is "Undo" or "Redo"; ``keys`` its shortcut, for the tooltip."""
+        """``verb`` is "Undo" or "Redo" (translated); ``keys`` its shortcut, for the tooltip."""
         super().__init__(verb)
         self._verb = verb
         self._keys = keys
@@ -58,7 +58,10 @@ class StackButton(QPushButton):
 
     def show_command(self, text: str) -> None:
         """Name the command in the tooltip: "Undo Rename module (Ctrl+Z)"."""
-        self.setToolTip(f"{self._verb} {text} ({self._keys})" if text else self._keys)
+        tip = QCoreApplication.translate("StackButton", "{verb} {command} ({keys})")
+        self.setToolTip(
+            tip.format(verb=self._verb, command=text, keys=self._keys) if text else self._keys
+        )
 
 
 class Notice(DismissibleNotice):
@@ -74,23 +77,57 @@ class EditorChrome:
 
     def __init__(self, window: TemplateEditorWindow) -> None:
         """Create the widgets and connect them to ``window``'s actions."""
-        self.undo = StackButton("Undo", "Ctrl+Z")
-        self.redo = StackButton("Redo", "Ctrl+Shift+Z")
-        self.import_ = _button("Import…", "Replace the draft with a template JSON file")
-        self.export = _button("Export…", "Write the draft to a template JSON file")
-        self.reset = _button("Reset to default", "Replace the draft with the built-in template")
+        self.undo = StackButton(QCoreApplication.translate("EditorChrome", "Undo"), "Ctrl+Z")
+        self.redo = StackButton(QCoreApplication.translate("EditorChrome", "Redo"), "Ctrl+Shift+Z")
+        self.import_ = _button(
+            QCoreApplication.translate("EditorChrome", "Import…"),
+            QCoreApplication.translate(
+                "EditorChrome", "Replace the draft with a template JSON file"
+            ),
+        )
+        self.export = _button(
+            QCoreApplication.translate("EditorChrome", "Export…"),
+            QCoreApplication.translate("EditorChrome", "Write the draft to a template JSON file"),
+        )
+        self.reset = _button(
+            QCoreApplication.translate("EditorChrome", "Reset to default"),
+            QCoreApplication.translate(
+                "EditorChrome", "Replace the draft with the built-in template"
+            ),
+        )
         self.library = QComboBox()
         self.library.setMinimumContentsLength(14)
-        self.library.setToolTip("Your saved templates")
-        self.load = _button("Load", "Replace the draft with the selected saved template")
-        self.save = _button("Save as…", "Save the draft in your templates")
-        self.delete = _button("Delete", "Delete the selected saved template")
+        self.library.setToolTip(QCoreApplication.translate("EditorChrome", "Your saved templates"))
+        self.load = _button(
+            QCoreApplication.translate("EditorChrome", "Load"),
+            QCoreApplication.translate(
+                "EditorChrome", "Replace the draft with the selected saved template"
+            ),
+        )
+        self.save = _button(
+            QCoreApplication.translate("EditorChrome", "Save as…"),
+            QCoreApplication.translate("EditorChrome", "Save the draft in your templates"),
+        )
+        self.delete = _button(
+            QCoreApplication.translate("EditorChrome", "Delete"),
+            QCoreApplication.translate("EditorChrome", "Delete the selected saved template"),
+        )
         self.notice = Notice()
         self.problems = QLabel()
         self.problems.setObjectName("templateProblems")
         self.problems.setWordWrap(True)
-        self.revert = _button("Revert", "Discard the changes: back to the template in use")
-        self.apply = _button("Apply", "Use this template from the next turn (Ctrl+Enter)")
+        self.revert = _button(
+            QCoreApplication.translate("EditorChrome", "Revert"),
+            QCoreApplication.translate(
+                "EditorChrome", "Discard the changes: back to the template in use"
+            ),
+        )
+        self.apply = _button(
+            QCoreApplication.translate("EditorChrome", "Apply"),
+            QCoreApplication.translate(
+                "EditorChrome", "Use this template from the next turn (Ctrl+Enter)"
+            ),
+        )
         self.apply.setProperty("accent", True)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self._connect(window)
@@ -103,7 +140,10 @@ class EditorChrome:
         self.reset.clicked.connect(window.reset_to_default)
         self.load.clicked.connect(lambda: self._with_selected(window.load_from_library))
         self.save.clicked.connect(
-            lambda: window.dialogs.ask_save_name(self.selected_template() or "my template")
+            lambda: window.dialogs.ask_save_name(
+                self.selected_template()
+                or QCoreApplication.translate("EditorChrome", "my template")
+            )
         )
         self.delete.clicked.connect(lambda: self._with_selected(window.dialogs.confirm_delete))
         self.library.currentIndexChanged.connect(lambda _i: self._update_library_buttons())
@@ -125,7 +165,10 @@ class EditorChrome:
         self.library.blockSignals(True)
         try:
             self.library.clear()
-            self.library.addItem(_NO_TEMPLATE if names else "No saved templates", None)
+            empty = (
+                _NO_TEMPLATE if names else QT_TRANSLATE_NOOP("EditorChrome", "No saved templates")
+            )
+            self.library.addItem(QCoreApplication.translate("EditorChrome", empty), None)
             for name in names:
                 self.library.addItem(name, name)
             self.library.setCurrentIndex(max(0, self.library.findData(select)) if select else 0)
@@ -145,17 +188,27 @@ class EditorChrome:
     def show_problems(self, faults: Sequence[Fault], names: Sequence[str]) -> None:
         """Summarize the draft's faults next to Apply."""
         if not faults:
-            self.problems.setText("No problems.")
+            self.problems.setText(QCoreApplication.translate("EditorChrome", "No problems."))
             self.problems.setProperty("error", False)
             self.problems.setToolTip("")
         else:
             first = faults[0]
             message = _shorten(first.message, 110)
-            more = f" (and {len(faults) - 1} more; hover for all)" if len(faults) > 1 else ""
-            self.problems.setText(
-                f"⚠ {len(faults)} problem(s), Apply is blocked — "
-                f"{_where(first, names)}: {message}{more}"
-            )
+            if len(faults) == 1:
+                text = QCoreApplication.translate(
+                    "EditorChrome", "⚠ 1 problem, Apply is blocked — {where}: {message}"
+                )
+            else:
+                count = len(faults)  # a plain name: lupdate skips a call as the count
+                text = QCoreApplication.translate(
+                    "EditorChrome",
+                    "⚠ %n problems, Apply is blocked — {where}: {message} "
+                    "(and {more} more; hover for all)",
+                    "",
+                    count,
+                )
+            where, more = _where(first, names), len(faults) - 1
+            self.problems.setText(text.format(where=where, message=message, more=more))
             self.problems.setProperty("error", True)
             self.problems.setToolTip("\n".join(f"{_where(f, names)}: {f.message}" for f in faults))
         self.problems.style().unpolish(self.problems)
@@ -169,13 +222,22 @@ def _shorten(text: str, limit: int) -> str:
 def _where(fault: Fault, names: Sequence[str]) -> str:
     """A fault's place in the user's words: module name › segment › field."""
     if fault.path == "(json)":
-        return "JSON tab"
+        return QCoreApplication.translate("EditorChrome", "JSON tab")
     if fault.module is None:
         return fault.path
     name = names[fault.module] if fault.module < len(names) else f"#{fault.module + 1}"
-    where = f"module {fault.module + 1}" + (f" “{name}”" if name else "")
+    number = fault.module + 1
+    if name:
+        where = QCoreApplication.translate("EditorChrome", "module {number} “{name}”").format(
+            number=number, name=name
+        )
+    else:
+        where = QCoreApplication.translate("EditorChrome", "module {number}").format(number=number)
     if fault.segment is not None:
-        return f"{where} › segment {fault.segment + 1}"
+        segment = QCoreApplication.translate("EditorChrome", "segment {number}").format(
+            number=fault.segment + 1
+        )
+        return f"{where} › {segment}"
     if fault.field:
         return f"{where} › {fault.field}"
     return where

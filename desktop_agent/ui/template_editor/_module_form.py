@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -32,9 +32,11 @@ from desktop_agent.ui.template_editor._widgets import (
 
 _ALWAYS, _NEVER, _FUNCTION = "true", "false", "function:"
 _ROLE_TIPS = {
-    "system": "Instructions and context for the model",
-    "user": "Spoken by the user (the module holding current_user_input usually is)",
-    "assistant": "Spoken by the assistant",
+    "system": QT_TRANSLATE_NOOP("ModuleForm", "Instructions and context for the model"),
+    "user": QT_TRANSLATE_NOOP(
+        "ModuleForm", "Spoken by the user (the module holding current_user_input usually is)"
+    ),
+    "assistant": QT_TRANSLATE_NOOP("ModuleForm", "Spoken by the assistant"),
 }
 
 
@@ -68,13 +70,22 @@ class ImportancePicker(QComboBox):
         """List the choices and select ``value`` (an unknown function is kept, flagged)."""
         with signals_blocked(self):
             self.clear()
-            self.addItem("Always (true)", _ALWAYS)
-            self.addItem("Never (false) — module disabled", _NEVER)
+            self.addItem(QCoreApplication.translate("ImportancePicker", "Always (true)"), _ALWAYS)
+            self.addItem(
+                QCoreApplication.translate("ImportancePicker", "Never (false) — module disabled"),
+                _NEVER,
+            )
             self.insertSeparator(self.count())
             if isinstance(value, str) and value not in self.functions:
-                self.addItem(f"{UNKNOWN_MARK} {value} (unknown function)", importance_key(value))
+                unknown = QCoreApplication.translate(
+                    "ImportancePicker", "{mark} {name} (unknown function)"
+                )
+                self.addItem(unknown.format(mark=UNKNOWN_MARK, name=value), importance_key(value))
             for name, description in self.functions.items():
-                self.addItem(f"When {name}", importance_key(name))
+                self.addItem(
+                    QCoreApplication.translate("ImportancePicker", "When {name}").format(name=name),
+                    importance_key(name),
+                )
                 self.setItemData(self.count() - 1, description, Qt.ItemDataRole.ToolTipRole)
             self.setCurrentIndex(max(0, self.findData(importance_key(value))))
 
@@ -86,13 +97,22 @@ class ImportancePicker(QComboBox):
         """One line saying what the selected choice does."""
         value = self.value()
         if value is True:
-            return "Always part of the prompt."
+            return QCoreApplication.translate("ImportancePicker", "Always part of the prompt.")
         if value is False:
-            return "Never part of the prompt (the module is disabled)."
+            return QCoreApplication.translate(
+                "ImportancePicker", "Never part of the prompt (the module is disabled)."
+            )
         described = self.functions.get(value)
         if described is None:
-            return f"“{value}” is not a known importance function."
-        return f"{value}: {described}" if described else f"Decided by {value} at each turn."
+            unknown = QCoreApplication.translate(
+                "ImportancePicker", "“{name}” is not a known importance function."
+            )
+            return unknown.format(name=value)
+        if described:
+            return f"{value}: {described}"
+        return QCoreApplication.translate(
+            "ImportancePicker", "Decided by {name} at each turn."
+        ).format(name=value)
 
 
 class ModuleForm(QWidget):
@@ -112,15 +132,20 @@ class ModuleForm(QWidget):
         """Build the form; ``watch`` registers text widgets with the undo-key router."""
         super().__init__(parent)
         self.name = QLineEdit()
-        self.name.setPlaceholderText("Unique name, e.g. persona")
+        self.name.setPlaceholderText(
+            QCoreApplication.translate("ModuleForm", "Unique name, e.g. persona")
+        )
         self.role = QComboBox()
         for position, role in enumerate(ROLES):
             self.role.addItem(role, role)
-            self.role.setItemData(position, _ROLE_TIPS[role], Qt.ItemDataRole.ToolTipRole)
+            tip = QCoreApplication.translate("ModuleForm", _ROLE_TIPS[role])
+            self.role.setItemData(position, tip, Qt.ItemDataRole.ToolTipRole)
         self.importance = ImportancePicker()
         self.importance_caption = _caption()
         self.description = QLineEdit()
-        self.description.setPlaceholderText("A note for the template's author; never sent")
+        self.description.setPlaceholderText(
+            QCoreApplication.translate("ModuleForm", "A note for the template's author; never sent")
+        )
         self.segments = SegmentsEditor(watch)
         self.faults = {name: FaultLabel() for name in ("module_name", "role", "importance_func")}
         self.faults["description"] = FaultLabel()
@@ -143,7 +168,9 @@ class ModuleForm(QWidget):
         self.importance.currentIndexChanged.connect(self._importance_changed)
 
     def _empty_page(self) -> QWidget:
-        label = QLabel("Select a module on the left, or add one.")
+        label = QLabel(
+            QCoreApplication.translate("ModuleForm", "Select a module on the left, or add one.")
+        )
         label.setObjectName("caption")
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         return label
@@ -152,17 +179,28 @@ class ModuleForm(QWidget):
         page = QWidget()
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Name", _stack(self.name, self.faults["module_name"]))
-        form.addRow("Role", _stack(self.role, self.faults["role"]))
         form.addRow(
-            "Included",
+            QCoreApplication.translate("ModuleForm", "Name"),
+            _stack(self.name, self.faults["module_name"]),
+        )
+        form.addRow(
+            QCoreApplication.translate("ModuleForm", "Role"), _stack(self.role, self.faults["role"])
+        )
+        form.addRow(
+            QCoreApplication.translate("ModuleForm", "Included"),
             _stack(self.importance, self.importance_caption, self.faults["importance_func"]),
         )
-        form.addRow("Note", _stack(self.description, self.faults["description"]))
-        title = QLabel("Segments")
+        form.addRow(
+            QCoreApplication.translate("ModuleForm", "Note"),
+            _stack(self.description, self.faults["description"]),
+        )
+        title = QLabel(QCoreApplication.translate("ModuleForm", "Segments"))
         title.setObjectName("templateEditorTitle")
         hint = _caption(
-            "Joined in order into the module's text; variables are filled in at each turn."
+            QCoreApplication.translate(
+                "ModuleForm",
+                "Joined in order into the module's text; variables are filled in at each turn.",
+            )
         )
         layout = QVBoxLayout(page)
         layout.setContentsMargins(4, 4, 4, 4)

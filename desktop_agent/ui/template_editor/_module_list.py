@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractListModel,
     QByteArray,
+    QCoreApplication,
     QMimeData,
     QModelIndex,
     QPersistentModelIndex,
@@ -45,10 +46,10 @@ EnableRequest = Callable[[int, bool], None]
 def inclusion_text(value: bool | str) -> str:
     """How a module's ``importance_func`` reads in the list."""
     if value is True:
-        return "always"
+        return QCoreApplication.translate("ModuleListModel", "always")
     if value is False:
-        return "disabled"
-    return f"when {value}"
+        return QCoreApplication.translate("ModuleListModel", "disabled")
+    return QCoreApplication.translate("ModuleListModel", "when {name}").format(name=value)
 
 
 class ModuleListModel(QAbstractListModel):
@@ -96,7 +97,7 @@ class ModuleListModel(QAbstractListModel):
 
     def _role_data(self, module: DraftModule, faults: list[Fault], role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
-            name = module.module_name or "(no name)"
+            name = module.module_name or QCoreApplication.translate("ModuleListModel", "(no name)")
             return f"{name}\n{module.role} · {inclusion_text(module.importance_func)}"
         if role == Qt.ItemDataRole.CheckStateRole:
             return Qt.CheckState.Checked if module.enabled else Qt.CheckState.Unchecked
@@ -264,11 +265,33 @@ class ModuleListPane(QWidget):
         self.buttons = {
             name: _button(text, tip)
             for name, text, tip in (
-                ("add", "Add", "Add a module after the selected one"),
-                ("duplicate", "Duplicate", "Copy the selected module"),
-                ("delete", "Delete", "Delete the selected module"),
-                ("up", "▲", "Move up (earlier in the prompt)"),
-                ("down", "▼", "Move down (later in the prompt)"),
+                (
+                    "add",
+                    QCoreApplication.translate("ModuleListPane", "Add"),
+                    QCoreApplication.translate(
+                        "ModuleListPane", "Add a module after the selected one"
+                    ),
+                ),
+                (
+                    "duplicate",
+                    QCoreApplication.translate("ModuleListPane", "Duplicate"),
+                    QCoreApplication.translate("ModuleListPane", "Copy the selected module"),
+                ),
+                (
+                    "delete",
+                    QCoreApplication.translate("ModuleListPane", "Delete"),
+                    QCoreApplication.translate("ModuleListPane", "Delete the selected module"),
+                ),
+                (
+                    "up",
+                    "▲",
+                    QCoreApplication.translate("ModuleListPane", "Move up (earlier in the prompt)"),
+                ),
+                (
+                    "down",
+                    "▼",
+                    QCoreApplication.translate("ModuleListPane", "Move down (later in the prompt)"),
+                ),
             )
         }
         self._connect_buttons()
@@ -293,9 +316,13 @@ class ModuleListPane(QWidget):
         return emit
 
     def _build_layout(self) -> None:
-        title = QLabel("Modules")
+        title = QLabel(QCoreApplication.translate("ModuleListPane", "Modules"))
         title.setObjectName("templateEditorTitle")
-        caption = QLabel("In prompt order. Drag to reorder; untick to disable.")
+        caption = QLabel(
+            QCoreApplication.translate(
+                "ModuleListPane", "In prompt order. Drag to reorder; untick to disable."
+            )
+        )
         caption.setObjectName("caption")
         caption.setWordWrap(True)
         row = QHBoxLayout()
@@ -359,7 +386,7 @@ def _module_view(model: ModuleListModel) -> QListView:
     view.setUniformItemSizes(True)
     view.setSpacing(1)
     view.setIconSize(QSize(16, 16))
-    view.setAccessibleName("Template modules")
+    view.setAccessibleName(QCoreApplication.translate("ModuleListPane", "Template modules"))
     return view
 
 

@@ -13,7 +13,7 @@ import html
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -101,7 +101,11 @@ class PreviewController(QObject):
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self.failed.emit("The preview needs the application's event loop.")
+            self.failed.emit(
+                QCoreApplication.translate(
+                    "PreviewController", "The preview needs the application's event loop."
+                )
+            )
             return
         self._cancel_task()
         task = loop.create_task(self._build(config, user_input), name="template-preview")
@@ -135,9 +139,10 @@ class PreviewController(QObject):
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a faulty memory or plug-in: say so in the pane
-            self.failed.emit(
-                sentence(f"The preview could not be built: {type(exc).__name__}: {exc}")
+            failed = QCoreApplication.translate(
+                "PreviewController", "The preview could not be built: {error}"
             )
+            self.failed.emit(sentence(failed.format(error=f"{type(exc).__name__}: {exc}")))
             return
         self.finished.emit(preview)
 
@@ -154,7 +159,11 @@ class PreviewPane(QWidget):
         """Build the empty pane."""
         super().__init__(parent)
         self.sample_input = QLineEdit()
-        self.sample_input.setPlaceholderText("Sample message (default: the session's last one)")
+        self.sample_input.setPlaceholderText(
+            QCoreApplication.translate(
+                "PreviewPane", "Sample message (default: the session's last one)"
+            )
+        )
         self.sample_input.setClearButtonEnabled(True)
         self.sample_input.textChanged.connect(self.sample_input_changed)
         self.report = _report_tree()
@@ -163,15 +172,15 @@ class PreviewPane(QWidget):
         self.prompt = QPlainTextEdit()
         self.prompt.setReadOnly(True)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.messages, "Messages")
-        self.tabs.addTab(self.prompt, "Prompt text")
-        self.status = QLabel("Preview not built yet.")
+        self.tabs.addTab(self.messages, QCoreApplication.translate("PreviewPane", "Messages"))
+        self.tabs.addTab(self.prompt, QCoreApplication.translate("PreviewPane", "Prompt text"))
+        self.status = QLabel(QCoreApplication.translate("PreviewPane", "Preview not built yet."))
         self.status.setObjectName("caption")
         self.status.setWordWrap(True)
         self._build_layout()
 
     def _build_layout(self) -> None:
-        title = QLabel("Preview")
+        title = QLabel(QCoreApplication.translate("PreviewPane", "Preview"))
         title.setObjectName("templateEditorTitle")
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.report)
@@ -197,18 +206,27 @@ class PreviewPane(QWidget):
         self.messages.setHtml(_messages_html(preview))
         self.prompt.setPlainText(preview.prompt)
         included = sum(1 for report in preview.reports if report.included)
-        self.status.setText(
-            f"{len(preview.messages)} message(s) · {included} of {len(preview.reports)} "
-            f"modules included · ~{preview.included_tokens} tokens (estimate)"
+        count = len(preview.messages)  # a plain name: lupdate skips a call as the count
+        messages = QCoreApplication.translate("PreviewPane", "%n message(s)", "", count)
+        modules = QCoreApplication.translate(
+            "PreviewPane", "{included} of {total} modules included"
         )
+        tokens = QCoreApplication.translate("PreviewPane", "~{count} tokens (estimate)")
+        modules = modules.format(included=included, total=len(preview.reports))
+        tokens = tokens.format(count=preview.included_tokens)
+        self.status.setText(f"{messages} · {modules} · {tokens}")
 
     def show_busy(self) -> None:
         """A build is running."""
-        self.status.setText("Updating the preview…")
+        self.status.setText(QCoreApplication.translate("PreviewPane", "Updating the preview…"))
 
     def show_paused(self, reason: str) -> None:
         """The preview cannot be built now (the draft has problems, say)."""
-        self.status.setText(f"{reason} The last preview is shown.")
+        self.status.setText(
+            QCoreApplication.translate("PreviewPane", "{reason} The last preview is shown.").format(
+                reason=reason
+            )
+        )
 
     def _show_report(self, preview: Preview) -> None:
         self.report.clear()
@@ -219,8 +237,11 @@ class PreviewPane(QWidget):
             item = QTreeWidgetItem([report.module_name, f"{mark} {said}", ""])
             item.setText(2, str(report.tokens) if report.included else "–")
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            item.setToolTip(1, f"{said}\n(engine: {report.reason})")
-            item.setToolTip(0, report.text[:2000] or "(empty)")
+            engine = QCoreApplication.translate("PreviewPane", "{verdict}\n(engine: {reason})")
+            item.setToolTip(1, engine.format(verdict=said, reason=report.reason))
+            item.setToolTip(
+                0, report.text[:2000] or QCoreApplication.translate("PreviewPane", "(empty)")
+            )
             if not report.included:
                 for column in range(3):
                     item.setForeground(column, QColor(muted))
@@ -230,7 +251,13 @@ class PreviewPane(QWidget):
 def _report_tree() -> QTreeWidget:
     tree = QTreeWidget()
     tree.setColumnCount(3)
-    tree.setHeaderLabels(["Module", "Included · why", "Tokens"])
+    tree.setHeaderLabels(
+        [
+            QCoreApplication.translate("PreviewPane", "Module"),
+            QCoreApplication.translate("PreviewPane", "Included · why"),
+            QCoreApplication.translate("PreviewPane", "Tokens"),
+        ]
+    )
     tree.setRootIsDecorated(False)
     tree.setUniformRowHeights(True)
     tree.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -244,11 +271,15 @@ def _report_tree() -> QTreeWidget:
 
 def _messages_html(preview: Preview) -> str:
     if not preview.messages:
-        return "<p><i>No messages: every module is excluded or empty.</i></p>"
+        empty = QCoreApplication.translate(
+            "PreviewPane", "No messages: every module is excluded or empty."
+        )
+        return f"<p><i>{html.escape(empty)}</i></p>"
     parts = []
     for message in preview.messages:
         color = _ROLE_COLORS.get(message.role, "#666666")
-        text = html.escape(message.text) or "<i>(no text)</i>"
+        no_text = QCoreApplication.translate("PreviewPane", "(no text)")
+        text = html.escape(message.text) or f"<i>{html.escape(no_text)}</i>"
         name = "" if message.name == message.role else html.escape(message.name)
         parts.append(
             f'<p style="margin-top:8px; margin-bottom:2px;">'
@@ -260,27 +291,51 @@ def _messages_html(preview: Preview) -> str:
     return "".join(parts)
 
 
-_BUILTIN_VERDICTS = {
-    ("is_relevant_func", True): "shares words with your message",
-    ("is_relevant_func", False): "no words in common with your message",
-    ("has_content", True): "its variables have content",
-    ("has_content", False): "its variables are empty",
+_BUILTIN_VERDICTS = {  # (function, its answer, included) -> what the report says
+    ("is_relevant_func", True, True): QT_TRANSLATE_NOOP(
+        "PreviewPane", "included: shares words with your message"
+    ),
+    ("is_relevant_func", False, False): QT_TRANSLATE_NOOP(
+        "PreviewPane", "left out: no words in common with your message"
+    ),
+    ("has_content", True, True): QT_TRANSLATE_NOOP(
+        "PreviewPane", "included: its variables have content"
+    ),
+    ("has_content", False, False): QT_TRANSLATE_NOOP(
+        "PreviewPane", "left out: its variables are empty"
+    ),
+}
+_SAID = {  # (its answer, included) -> what the report says of another function
+    (True, True): QT_TRANSLATE_NOOP("PreviewPane", "included: {name} said yes"),
+    (False, True): QT_TRANSLATE_NOOP("PreviewPane", "included: {name} said no"),
+    (True, False): QT_TRANSLATE_NOOP("PreviewPane", "left out: {name} said yes"),
+    (False, False): QT_TRANSLATE_NOOP("PreviewPane", "left out: {name} said no"),
 }
 
 
 def plain_reason(reason: str, included: bool) -> str:
     """Why a module is in or out, in the user's words ("left out: its variables are empty")
     rather than the engine's ("has_content returned False")."""
-    verdict = "included" if included else "left out"
     if reason == "always":
-        return "included: always"
+        return QCoreApplication.translate("PreviewPane", "included: always")
     if reason == "importance_func=false":
-        return "left out: switched off (importance: never)"
+        return QCoreApplication.translate(
+            "PreviewPane", "left out: switched off (importance: never)"
+        )
     if reason.startswith("error: "):
-        return f"left out: an error — {reason.removeprefix('error: ')}"
+        error = reason.removeprefix("error: ")
+        return QCoreApplication.translate("PreviewPane", "left out: an error — {error}").format(
+            error=error
+        )
     name, returned, value = reason.rpartition(" returned ")
     if not returned:
-        return f"{verdict}: {reason}"
+        if included:
+            return QCoreApplication.translate("PreviewPane", "included: {reason}").format(
+                reason=reason
+            )
+        return QCoreApplication.translate("PreviewPane", "left out: {reason}").format(reason=reason)
     said_yes = value == "True"
-    known = _BUILTIN_VERDICTS.get((name, said_yes))
-    return f"{verdict}: {known or f'{name} said ' + ('yes' if said_yes else 'no')}"
+    known = _BUILTIN_VERDICTS.get((name, said_yes, included))
+    if known is not None:
+        return QCoreApplication.translate("PreviewPane", known)
+    return QCoreApplication.translate("PreviewPane", _SAID[said_yes, included]).format(name=name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
@@ -79,15 +79,33 @@ class SegmentRow(QFrame):
         self._show_description()
 
     def _header(self, count: int) -> QHBoxLayout:
-        kind = "Text" if self.kind == "text" else "Variable"
-        label = QLabel(f"<b>{self.position + 1}.</b> {kind}")
+        if self.kind == "text":
+            title = QCoreApplication.translate("SegmentRow", "<b>{number}.</b> Text")
+        else:
+            title = QCoreApplication.translate("SegmentRow", "<b>{number}.</b> Variable")
+        label = QLabel(title.format(number=self.position + 1))
         row = QHBoxLayout()
         row.addWidget(label)
         row.addStretch(1)
         for text, tip, enabled, slot in (
-            ("▲", "Move this segment up", self.position > 0, lambda: self._move(-1)),
-            ("▼", "Move this segment down", self.position < count - 1, lambda: self._move(1)),
-            ("✕", "Remove this segment", True, self._remove),
+            (
+                "▲",
+                QCoreApplication.translate("SegmentRow", "Move this segment up"),
+                self.position > 0,
+                lambda: self._move(-1),
+            ),
+            (
+                "▼",
+                QCoreApplication.translate("SegmentRow", "Move this segment down"),
+                self.position < count - 1,
+                lambda: self._move(1),
+            ),
+            (
+                "✕",
+                QCoreApplication.translate("SegmentRow", "Remove this segment"),
+                True,
+                self._remove,
+            ),
         ):
             button = QToolButton()
             button.setText(text)
@@ -101,17 +119,25 @@ class SegmentRow(QFrame):
     def _editor(self, segment: DraftSegment, variables: Mapping[str, str], watch: Watch) -> QWidget:
         if self.kind == "text":
             self.text_editor = GrowingTextEdit()
-            self.text_editor.setPlaceholderText("Text inserted as is")
+            self.text_editor.setPlaceholderText(
+                QCoreApplication.translate("SegmentRow", "Text inserted as is")
+            )
             self.trailing_spaces = TrailingSpaceMarker(self.text_editor.document())
             self.text_editor.setPlainText(segment.value)
             self.text_editor.textChanged.connect(self._text_changed)
-            self.text_editor.setAccessibleName(f"Text of segment {self.position + 1}")
+            name = QCoreApplication.translate("SegmentRow", "Text of segment {number}").format(
+                number=self.position + 1
+            )
+            self.text_editor.setAccessibleName(name)
             watch(self.text_editor)
             return self.text_editor
         self.picker = NamePicker()
         self.picker.set_names(variables, segment.value)
         self.picker.currentIndexChanged.connect(self._picked)
-        self.picker.setAccessibleName(f"Variable of segment {self.position + 1}")
+        name = QCoreApplication.translate("SegmentRow", "Variable of segment {number}").format(
+            number=self.position + 1
+        )
+        self.picker.setAccessibleName(name)
         return self.picker
 
     def update_segment(self, segment: DraftSegment, variables: Mapping[str, str]) -> None:
@@ -177,10 +203,18 @@ class SegmentsEditor(QWidget):
         self.fault = FaultLabel()
         self._rows_layout = QVBoxLayout()
         self._rows_layout.setSpacing(6)
-        self.add_text = QPushButton("Add text")
-        self.add_text.setToolTip("Add a segment of fixed text")
-        self.add_variable = QPushButton("Add variable")
-        self.add_variable.setToolTip("Add a segment filled in from a variable at each turn")
+        self.add_text = QPushButton(QCoreApplication.translate("SegmentsEditor", "Add text"))
+        self.add_text.setToolTip(
+            QCoreApplication.translate("SegmentsEditor", "Add a segment of fixed text")
+        )
+        self.add_variable = QPushButton(
+            QCoreApplication.translate("SegmentsEditor", "Add variable")
+        )
+        self.add_variable.setToolTip(
+            QCoreApplication.translate(
+                "SegmentsEditor", "Add a segment filled in from a variable at each turn"
+            )
+        )
         self.add_text.clicked.connect(lambda: self.add_requested.emit("text"))
         self.add_variable.clicked.connect(lambda: self.add_requested.emit("variable"))
         buttons = QHBoxLayout()
@@ -262,7 +296,11 @@ class TrailingSpaceMarker(QSyntaxHighlighter):
         super().__init__(document)
         self.marked = QTextCharFormat()
         self.marked.setBackground(QColor(240, 180, 60, 110))
-        self.marked.setToolTip("Spaces at the end of the line (inserted as is)")
+        self.marked.setToolTip(
+            QCoreApplication.translate(
+                "TrailingSpaceMarker", "Spaces at the end of the line (inserted as is)"
+            )
+        )
 
     def highlightBlock(self, text: str) -> None:
         """Shade the trailing whitespace of one line."""

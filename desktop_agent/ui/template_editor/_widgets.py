@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontDatabase, QResizeEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QWidget
 
@@ -111,8 +111,10 @@ class NamePicker(QComboBox):
             self.clear()
             self._known = dict(known)
             if current not in self._known:
-                self.addItem(f"{UNKNOWN_MARK} {current} (unknown)", current)
-                self.setItemData(0, "Not a known name: pick another.", Qt.ItemDataRole.ToolTipRole)
+                unknown = QCoreApplication.translate("NamePicker", "{mark} {name} (unknown)")
+                self.addItem(unknown.format(mark=UNKNOWN_MARK, name=current), current)
+                tip = QCoreApplication.translate("NamePicker", "Not a known name: pick another.")
+                self.setItemData(0, tip, Qt.ItemDataRole.ToolTipRole)
             for name, description in self._known.items():
                 self.addItem(name, name)
                 self.setItemData(self.count() - 1, description, Qt.ItemDataRole.ToolTipRole)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import QScrollArea, QTabWidget, QWidget
 
@@ -51,7 +51,9 @@ from desktop_agent.ui.template_editor._preview_pane import (
 from desktop_agent.ui.template_editor._segments import focus_segment_editor
 
 AppliedCallback = Callable[[ContextConfig], None]
-APPLIED_NOTICE = "Applied:"
+APPLIED_NOTICE = QT_TRANSLATE_NOOP(
+    "TemplateEditorWindow", "Applied: the next turn uses this template."
+)
 
 
 class TemplateEditorWindow(QWidget):
@@ -91,7 +93,7 @@ class TemplateEditorWindow(QWidget):
             parent: A parent widget (the window stays a separate top-level window).
         """
         super().__init__(parent, Qt.WindowType.Window)
-        self.setWindowTitle("Context template")
+        self.setWindowTitle(QCoreApplication.translate("TemplateEditorWindow", "Context template"))
         self.setObjectName("templateEditor")
         self.input_module = input_module
         self.library = library or TemplateLibrary()
@@ -128,7 +130,9 @@ class TemplateEditorWindow(QWidget):
         self.form_scroll.setWidget(self.form)
         self.json_tab = JsonTab(watch)
         self.middle = QTabWidget()
-        self.middle.addTab(self.form_scroll, "Module")
+        self.middle.addTab(
+            self.form_scroll, QCoreApplication.translate("TemplateEditorWindow", "Module")
+        )
         self.middle.addTab(self.json_tab, "JSON")
         self.preview_pane = PreviewPane()  # its sample input keeps its own undo
         self.preview = PreviewController(self.input_module, memory, variables, self)
@@ -262,7 +266,8 @@ class TemplateEditorWindow(QWidget):
             focus_segment_editor(self.form.segments.rows[-1])
 
     def _json_edited(self, data: dict[str, Any]) -> None:
-        self._push(edits.replace_template(data, "Edit JSON", merge=True))
+        label = QT_TRANSLATE_NOOP("EditCommand", "Edit JSON")
+        self._push(edits.replace_template(data, label, merge=True))
 
     def replace_draft(self, data: dict[str, Any], label: str) -> None:
         """Replace the whole draft (one undoable step)."""
@@ -272,7 +277,7 @@ class TemplateEditorWindow(QWidget):
     # ----------------------------------------------------------- document events
 
     def _document_changed(self, change: Change) -> None:
-        if self.chrome.notice.label.text().startswith(APPLIED_NOTICE):
+        if self.chrome.notice.label.text() == self._applied_notice():
             self.chrome.notice.hide()  # an edit after applying: the draft is ahead again
         row = self.module_list.current_row()
         if change.kind == "reset":
@@ -361,7 +366,11 @@ class TemplateEditorWindow(QWidget):
     def _request_preview(self) -> None:
         if self.draft_config is None or self.json_tab.pending_faults:
             self.preview.cancel()
-            self.preview_pane.show_paused("Paused until the problems are fixed.")
+            self.preview_pane.show_paused(
+                QCoreApplication.translate(
+                    "TemplateEditorWindow", "Paused until the problems are fixed."
+                )
+            )
             return
         if not self.isVisible():
             return  # built when shown: no plug-in calls for a hidden window
@@ -382,7 +391,10 @@ class TemplateEditorWindow(QWidget):
         if self.json_tab.has_uncommitted:
             self.json_tab.commit_now()
         if not self.is_valid:
-            self.chrome.show_notice("Fix the problems shown in red before applying.", error=True)
+            fix = QCoreApplication.translate(
+                "TemplateEditorWindow", "Fix the problems shown in red before applying."
+            )
+            self.chrome.show_notice(fix, error=True)
             return False
         try:
             self.input_module.load_config(self.document.to_data())
@@ -394,7 +406,7 @@ class TemplateEditorWindow(QWidget):
         self._applied_data = template_data(config)
         self.undo_stack.setClean()
         self._update_state()
-        self.chrome.show_notice(f"{APPLIED_NOTICE} the next turn uses this template.")
+        self.chrome.show_notice(self._applied_notice())
         self.applied.emit(config)
         if self._on_applied is not None:
             self._on_applied(config)
@@ -402,7 +414,7 @@ class TemplateEditorWindow(QWidget):
 
     def revert(self) -> None:
         """Go back to the config the session uses (undoable)."""
-        self.replace_draft(dict(self._applied_data), "Revert")
+        self.replace_draft(dict(self._applied_data), QT_TRANSLATE_NOOP("EditCommand", "Revert"))
 
     def reset_to_default(self) -> None:
         """Replace the draft with the default template shipped with the app (undoable)."""
@@ -411,7 +423,9 @@ class TemplateEditorWindow(QWidget):
         except ContextConfigError as exc:
             self.chrome.show_notice(str(exc), error=True)
             return
-        self.replace_draft(template_data(config), "Reset to default")
+        self.replace_draft(
+            template_data(config), QT_TRANSLATE_NOOP("EditCommand", "Reset to default")
+        )
 
     def reload_from_session(self) -> None:
         """Drop the draft and its history; edit the session's current config again."""
@@ -439,10 +453,17 @@ class TemplateEditorWindow(QWidget):
         try:
             config = read_template_file(path)
         except ContextConfigError as exc:
-            self.chrome.show_notice(f"Nothing imported. {exc}", error=True)
+            nothing = QCoreApplication.translate(
+                "TemplateEditorWindow", "Nothing imported. {error}"
+            ).format(error=exc)
+            self.chrome.show_notice(nothing, error=True)
             return False
-        self.replace_draft(template_data(config), f"Import {Path(path).name}")
-        self._notice_loaded(f"Imported {Path(path).name}")
+        name = Path(path).name
+        label = QCoreApplication.translate("EditCommand", "Import {name}").format(name=name)
+        self.replace_draft(template_data(config), label)
+        self._notice_loaded(
+            QCoreApplication.translate("TemplateEditorWindow", "Imported {name}").format(name=name)
+        )
         return True
 
     def export_file(self, path: str | Path) -> bool:
@@ -450,9 +471,16 @@ class TemplateEditorWindow(QWidget):
         try:
             write_template_file(path, self.document.to_data())
         except (OSError, ContextConfigError) as exc:
-            self.chrome.show_notice(sentence(f"Could not export to {path}: {exc}"), error=True)
+            failed = QCoreApplication.translate(
+                "TemplateEditorWindow", "Could not export to {path}: {error}"
+            )
+            self.chrome.show_notice(sentence(failed.format(path=path, error=exc)), error=True)
             return False
-        self.chrome.show_notice(f"Exported to {path}")
+        self.chrome.show_notice(
+            QCoreApplication.translate("TemplateEditorWindow", "Exported to {path}").format(
+                path=path
+            )
+        )
         return True
 
     def library_has(self, name: str) -> bool:
@@ -462,15 +490,24 @@ class TemplateEditorWindow(QWidget):
     def save_to_library(self, name: str) -> bool:
         """Save the draft (which must be valid) in the library as ``name``."""
         if not self.is_valid:
-            self.chrome.show_notice("Fix the problems before saving the template.", error=True)
+            fix = QCoreApplication.translate(
+                "TemplateEditorWindow", "Fix the problems before saving the template."
+            )
+            self.chrome.show_notice(fix, error=True)
             return False
         try:
             self.library.save(name, self.document.to_data())
         except (ValueError, OSError) as exc:
-            self.chrome.show_notice(sentence(f"Could not save the template: {exc}"), error=True)
+            failed = QCoreApplication.translate(
+                "TemplateEditorWindow", "Could not save the template: {error}"
+            ).format(error=exc)
+            self.chrome.show_notice(sentence(failed), error=True)
             return False
         self.chrome.refresh_library(self.library.names(), name)
-        self.chrome.show_notice(f"Saved as “{name}” in your templates.")
+        saved = QCoreApplication.translate(
+            "TemplateEditorWindow", "Saved as “{name}” in your templates."
+        )
+        self.chrome.show_notice(saved.format(name=name))
         return True
 
     def load_from_library(self, name: str) -> bool:
@@ -478,10 +515,16 @@ class TemplateEditorWindow(QWidget):
         try:
             config = self.library.load(name)
         except (ValueError, ContextConfigError) as exc:
-            self.chrome.show_notice(f"Nothing loaded. {exc}", error=True)
+            nothing = QCoreApplication.translate(
+                "TemplateEditorWindow", "Nothing loaded. {error}"
+            ).format(error=exc)
+            self.chrome.show_notice(nothing, error=True)
             return False
-        self.replace_draft(template_data(config), f"Load “{name}”")
-        self._notice_loaded(f"Loaded “{name}”")
+        label = QCoreApplication.translate("EditCommand", "Load “{name}”").format(name=name)
+        self.replace_draft(template_data(config), label)
+        self._notice_loaded(
+            QCoreApplication.translate("TemplateEditorWindow", "Loaded “{name}”").format(name=name)
+        )
         return True
 
     def delete_from_library(self, name: str) -> bool:
@@ -489,21 +532,38 @@ class TemplateEditorWindow(QWidget):
         try:
             self.library.delete(name)
         except (ValueError, OSError) as exc:
-            self.chrome.show_notice(sentence(f"Could not delete the template: {exc}"), error=True)
+            failed = QCoreApplication.translate(
+                "TemplateEditorWindow", "Could not delete the template: {error}"
+            ).format(error=exc)
+            self.chrome.show_notice(sentence(failed), error=True)
             return False
         self.chrome.refresh_library(self.library.names(), None)
-        self.chrome.show_notice(f"Deleted “{name}”.")
+        self.chrome.show_notice(
+            QCoreApplication.translate("TemplateEditorWindow", "Deleted “{name}”.").format(
+                name=name
+            )
+        )
         return True
 
     def _notice_loaded(self, what: str) -> None:
         if self.faults:
-            count = len(self.faults)
-            self.chrome.show_notice(
-                f"{what}, with {count} problem(s) flagged in red — fix them before applying.",
-                error=True,
+            count = len(self.faults)  # a plain name: lupdate skips a call as the count
+            flagged = QCoreApplication.translate(
+                "TemplateEditorWindow",
+                "{what}, with %n problem(s) flagged in red — fix them before applying.",
+                "",
+                count,
             )
+            self.chrome.show_notice(flagged.format(what=what), error=True)
         else:
-            self.chrome.show_notice(f"{what}. Apply to use it in the session.")
+            done = QCoreApplication.translate(
+                "TemplateEditorWindow", "{what}. Apply to use it in the session."
+            )
+            self.chrome.show_notice(done.format(what=what))
+
+    @staticmethod
+    def _applied_notice() -> str:
+        return QCoreApplication.translate("TemplateEditorWindow", APPLIED_NOTICE)
 
     # ------------------------------------------------------------------ window
 

@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from desktop_agent._logging import logger
 from desktop_agent.app import (
@@ -123,18 +123,26 @@ def describe_state(event: Any) -> str:
     """The status line's state caption for a turn event."""
     if isinstance(event, TurnStarted):
         if event.continuation:
-            return "Continuing…"
-        return "Retrying…" if event.retry else "Answering…"
+            return QCoreApplication.translate("ChatController", "Continuing…")
+        if event.retry:
+            return QCoreApplication.translate("ChatController", "Retrying…")
+        return QCoreApplication.translate("ChatController", "Answering…")
     if isinstance(event, TurnFinished):
         if event.cut_off:
-            return "Answer cut off — Retry or Continue"
+            return QCoreApplication.translate(
+                "ChatController", "Answer cut off — Retry or Continue"
+            )
         if event.at_token_limit:
-            return "Stopped at the token limit — Continue available"
+            return QCoreApplication.translate(
+                "ChatController", "Stopped at the token limit — Continue available"
+            )
         if event.finish_reason == "content_filter":
-            return "Stopped by the content filter"
-        return "Ready"
+            return QCoreApplication.translate("ChatController", "Stopped by the content filter")
+        return QCoreApplication.translate("ChatController", "Ready")
     if isinstance(event, TurnInterrupted):
-        return "Stopped"
+        return QCoreApplication.translate("ChatController", "Stopped")
     if isinstance(event, TurnFailed):
-        return "Error" + (" — Retry available" if event.retryable else "")
+        if event.retryable:
+            return QCoreApplication.translate("ChatController", "Error — Retry available")
+        return QCoreApplication.translate("ChatController", "Error")
     return ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -39,7 +40,9 @@ class ChatParamsDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Parameters of this chat")
+        self.setWindowTitle(
+            QCoreApplication.translate("ChatParamsDialog", "Parameters of this chat")
+        )
         self._params, self._defaults, self._applied = params, defaults, applied
         self.temperature = QDoubleSpinBox(minimum=0.0, maximum=2.0, singleStep=0.1, decimals=2)
         self.page = ParametersPage()
@@ -49,10 +52,13 @@ class ChatParamsDialog(QDialog):
         self.temperature.setValue(shown.temperature)
         self.page.load(shown)
         form = QFormLayout()
-        form.addRow("Temperature", self.temperature)
+        form.addRow(QCoreApplication.translate("ChatParamsDialog", "Temperature"), self.temperature)
         note = QLabel(
-            "Only this chat; the defaults are in Settings → Parameters. A server that rejects "
-            "a parameter says so in the chat; Retry then sends the message without it."
+            QCoreApplication.translate(
+                "ChatParamsDialog",
+                "Only this chat; the defaults are in Settings → Parameters. A server that rejects "
+                "a parameter says so in the chat; Retry then sends the message without it.",
+            )
         )
         note.setWordWrap(True)
         note.setObjectName("caption")
@@ -99,7 +105,11 @@ def params_button(parent: QWidget | None = None) -> QToolButton:
     """The header's button."""
     button = QToolButton(parent)
     button.setObjectName("chatParams")
-    button.setText("Parameters")
+    button.setText(QCoreApplication.translate("ChatParamsDialog", "Parameters"))
     button.setAutoRaise(True)
-    button.setToolTip("Temperature, max output tokens, … of this chat")
+    button.setToolTip(
+        QCoreApplication.translate(
+            "ChatParamsDialog", "Temperature, max output tokens, … of this chat"
+        )
+    )
     return button

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QDialog
 from shiboken6 import isValid
@@ -35,7 +35,7 @@ from desktop_agent.app._auto_title import AutoTitler
 from desktop_agent.app._chat_params import CHAT_PARAMS_FILE, ChatParams
 from desktop_agent.app._keyring_store import KeyStore
 from desktop_agent.app._model_choice import MODELS_FILE, ModelChoice
-from desktop_agent.app._providers import LOCAL_SERVERS
+from desktop_agent.app._providers import LOCAL_SERVERS, configured_providers
 from desktop_agent.app._session_switcher import ActiveSessionChanged
 from desktop_agent.app._transcription import provider_transcriber
 from desktop_agent.ui.chat import ChatView
@@ -46,6 +46,8 @@ from desktop_agent.ui.settings._agent_page import AGENT_PAGE_TITLE
 from desktop_agent.ui.settings._parameters_page import PARAMETERS_PAGE_TITLE, ParametersPage
 from desktop_agent.ui.sidebar import SessionsController
 from desktop_agent.ui.template_editor import TemplateEditorController
+from desktop_agent.ui._i18n import install_language
+from desktop_agent.ui._qt_async import TaskSet
 from desktop_agent.ui.theme import apply_theme, resolve_dark
 from desktop_agent.ui.window._assistant_picker import AssistantController
 from desktop_agent.ui.window._chat_controller import ChatController, describe_state
@@ -59,8 +61,9 @@ from desktop_agent.ui.window._versions_controller import VersionsController
 if TYPE_CHECKING:
     from desktop_agent.ui.settings._data_page import DataPage
 
-NO_PROVIDER_REASON = "Connect a model in Settings first."
-_UNCONNECTED_STATES = ("", "Looking for a model…", "Not connected")
+NO_PROVIDER_REASON = QT_TRANSLATE_NOOP("DesktopApp", "Connect a model in Settings first.")
+_LOOKING = QT_TRANSLATE_NOOP("DesktopApp", "Looking for a model…")
+_NOT_CONNECTED = QT_TRANSLATE_NOOP("DesktopApp", "Not connected")
 
 
 class DesktopApp(QObject):
@@ -86,8 +89,10 @@ class DesktopApp(QObject):
         super().__init__()
         return_large_blocks()  # a huge reply's memory goes back to the system when freed
         loaded = load_settings(settings_path)
+        install_language(loaded.settings.language)  # before any widget is built (issue 21)
         self._window_state = state_path()
         self._placed = False
+        self._tasks = TaskSet()
         self.conversation = Conversation()
         self.settings = SettingsController(
             loaded, path=settings_path, local_servers=local_servers, environ=environ
@@ -111,7 +116,9 @@ class DesktopApp(QObject):
         self.template_editor = TemplateEditorController(self.service, self.window)
         self._wire_model_picker(settings_path)  # the chat header's model (issue 17)
         self.export = ExportController(self.sessions.switcher, self.window)  # Ctrl+Shift+E
-        self.settings.add_page_factory("Data", self._data_page)
+        self.settings.add_page_factory(
+            QCoreApplication.translate("DesktopApp", "Data"), self._data_page
+        )
         self.settings.add_page_factory(AGENT_PAGE_TITLE, AgentPage)  # working folder, timeout
         self.settings.add_page_factory(PARAMETERS_PAGE_TITLE, ParametersPage)  # issue 17
         self.tools = ToolsController(self.mcp_servers, self.settings, self.service)  # "Tools" tab
@@ -127,8 +134,9 @@ class DesktopApp(QObject):
 
     async def start(self) -> Provider | None:
         """Show the window, then find the provider (the window paints meanwhile)."""
-        self.window.composer.set_can_send(False, "Looking for a model…")
-        self.window.status_line.set_state("Looking for a model…")
+        looking = QCoreApplication.translate("DesktopApp", _LOOKING)
+        self.window.composer.set_can_send(False, looking)
+        self.window.status_line.set_state(looking)
         place_window(self.window, self.window.splitter, self._window_state)
         self._placed = True
         self.window.show()
@@ -141,6 +149,7 @@ class DesktopApp(QObject):
         if self._placed and isValid(self.window):
             save_placement(self.window, self.window.splitter, self._window_state)
         await self.versions.aclose()
+        await self._tasks.cancel_all()
         await self.models.aclose()
         await self.titles.aclose()
         await self.assistants.aclose()
@@ -188,9 +197,16 @@ class DesktopApp(QObject):
     def _wire_model_picker(self, settings_path: Path | None) -> None:
         folder = settings_path.parent if settings_path is not None else None
         self.model_choice = ModelChoice(folder / MODELS_FILE if folder is not None else None)
+        self.model_choice.providers = lambda: configured_providers(
+            self.settings.settings, self.settings.provider
+        )  # several providers at once: the picker groups their models
         self.chat.model_for_chat = self.model_choice.apply
         self.models = ModelPickerController(
-            self.window.model_picker, self.model_choice, self.service, self._reconfigure_chat
+            self.window.model_picker,
+            self.model_choice,
+            self.service,
+            self._reconfigure_chat,
+            self.sessions.switcher.save_now,
         )
         self.sessions.switcher.add_listener(self.models.on_session)
         self.titles = AutoTitler(self.sessions.switcher)  # the model proposes chat titles
@@ -202,8 +218,17 @@ class DesktopApp(QObject):
             self.sessions.switcher.save_now,
             self._reconfigure_chat,
         )
+        self.assistants.mcp_server_names = lambda: [c.name for c in self.mcp_servers.configs]
+        self.assistants.template_names = _template_names
         self.sessions.switcher.add_listener(self.assistants.on_session)
-        self.chat_params = ChatParams(folder / CHAT_PARAMS_FILE if folder is not None else None)
+        self._offer_assistants = False  # "New chat" (the button) offers the assistants
+        self.window.sidebar.new_chat_button.clicked.connect(self._offer_assistants_next)
+        self.sessions.switcher.add_listener(self._on_new_chat_offer)
+        self.chat_params = ChatParams(  # kept in the session; the old sidecar migrates
+            lambda: self.service.agent_state.setup,
+            folder / CHAT_PARAMS_FILE if folder is not None else None,
+        )
+        self.chat_params.changed = self._save_chat
         self.sessions.switcher.add_listener(self._on_session_params)
         self.window.params_button.clicked.connect(self.open_chat_params)
         self.chat.settings_for_chat = lambda settings: self.chat_params.apply(
@@ -213,9 +238,15 @@ class DesktopApp(QObject):
     def _on_session_params(self, event: object) -> None:
         if isinstance(event, ActiveSessionChanged):
             created = event.session_id is not None and event.summary is None
-            self.chat_params.on_session(event.session_id, created=created)
+            if event.session_id is not None and not created:
+                if self.chat_params.migrate(event.session_id):
+                    self._save_chat()
             if not created:
                 self._reconfigure_chat()
+
+    def _save_chat(self) -> None:
+        """Save the chat (its setup changed: parameters, provider, assistant)."""
+        self._tasks.spawn(self.sessions.switcher.save_now(), "chat-setup-save")
 
     def open_chat_params(self) -> ChatParamsDialog:
         """The header's Parameters: this chat's own temperature, max tokens, …"""
@@ -229,6 +260,7 @@ class DesktopApp(QObject):
     def _reconfigure_chat(self) -> None:
         self.chat.configure(self.settings.settings, self.settings.provider)
         self._show_chat_model()
+        self.window.composer.set_context_tokens(self.service.settings.context_budget)
 
     def _show_chat_model(self, _configured: object = None) -> None:
         provider = self.service.provider
@@ -259,7 +291,7 @@ class DesktopApp(QObject):
 
     def _explain_refused_send(self, reason: str) -> None:
         """Enter with nothing to talk to: say why, and lead to Settings."""
-        text = reason or NO_PROVIDER_REASON
+        text = reason or QCoreApplication.translate("DesktopApp", NO_PROVIDER_REASON)
         self.window.banner.show_text(text, settings=self.settings.provider is None)
 
     def copy_last_answer(self) -> bool:
@@ -271,9 +303,13 @@ class DesktopApp(QObject):
                 if text.strip():
                     clipboard = QGuiApplication.clipboard()
                     clipboard.setText(text)
-                    self.window.status_line.set_state("Copied the last answer")
+                    self.window.status_line.set_state(
+                        QCoreApplication.translate("DesktopApp", "Copied the last answer")
+                    )
                     return True
-        self.window.status_line.set_state("No answer to copy yet")
+        self.window.status_line.set_state(
+            QCoreApplication.translate("DesktopApp", "No answer to copy yet")
+        )
         return False
 
     def _on_color_scheme(self, _scheme: object) -> None:
@@ -283,17 +319,27 @@ class DesktopApp(QObject):
     def _on_provider(self, provider: Provider | None) -> None:
         self.chat.configure(self.settings.settings, provider)
         self.window.show_first_run(provider is None)
-        self.window.composer.set_can_send(provider is not None, NO_PROVIDER_REASON)
+        self.window.composer.set_can_send(
+            provider is not None, QCoreApplication.translate("DesktopApp", NO_PROVIDER_REASON)
+        )
         # "To text" on voice messages, via the provider's /v1/audio/transcriptions (issue 16)
         transcriber = provider_transcriber(provider) if provider is not None else None
         self.window.composer.set_transcriber(transcriber)
         if provider is None:
-            self.window.status_line.set_model("No model")
-            self.window.status_line.set_state("Not connected")
+            self.window.status_line.set_model(QCoreApplication.translate("DesktopApp", "No model"))
+            self.window.status_line.set_state(
+                QCoreApplication.translate("DesktopApp", _NOT_CONNECTED)
+            )
             return
         self.window.status_line.set_model(f"{provider.model} · {provider.name}")
-        if self.window.status_line.state_label.text() in _UNCONNECTED_STATES:
-            self.window.status_line.set_state("Ready")  # keep "Error"/"Stopped" after a turn
+        unconnected = (
+            "",
+            *(QCoreApplication.translate("DesktopApp", s) for s in (_LOOKING, _NOT_CONNECTED)),
+        )
+        if self.window.status_line.state_label.text() in unconnected:
+            self.window.status_line.set_state(
+                QCoreApplication.translate("DesktopApp", "Ready")
+            )  # keep "Error"/"Stopped" after a turn
 
     def _apply_settings(self, settings: Settings) -> None:
         dark = resolve_dark(settings.theme)
@@ -303,6 +349,7 @@ class DesktopApp(QObject):
         self.chat_view.set_theme(dark)
         self.chat_view.set_allow_remote_images(settings.allow_remote_images)
         self.chat.configure(settings, self.settings.provider)
+        self.window.composer.set_context_tokens(self.service.settings.context_budget)
 
     def _on_turn_event(self, event: object) -> None:
         status = self.window.status_line
@@ -323,6 +370,28 @@ class DesktopApp(QObject):
 
     def _new_chat(self) -> None:
         self.sessions.new_chat()  # asks first if a reply is being written
+
+    def _offer_assistants_next(self) -> None:
+        self._offer_assistants = True
+
+    def _on_new_chat_offer(self, event: object) -> None:
+        """The new chat the button asked for is there: "New chat with…" the assistants
+        (Enter keeps the default one; Ctrl+N skips the menu)."""
+        if not isinstance(event, ActiveSessionChanged):
+            return
+        offer, self._offer_assistants = self._offer_assistants, False
+        if offer and event.session_id is None and self.window.isVisible():
+            self.assistants.offer_for_new_chat(self.window.sidebar.new_chat_button)
+
+
+def _template_names() -> list[str]:
+    """The saved context templates (the assistant editor's choice)."""
+    from desktop_agent.app._template_library import TemplateLibrary  # loads the context core
+
+    try:
+        return TemplateLibrary().names()
+    except OSError:
+        return []
 
 
 def _make_chat_view(conversation: Conversation) -> ChatView:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-_EXPLANATION = (
+_EXPLANATION = QT_TRANSLATE_NOOP(
+    "FirstRunPanel",
     "desktop-agent talks to any OpenAI-compatible server: OpenAI itself, or one running on "
     "this computer such as Ollama, LM Studio, llama.cpp or vLLM.<br><br>"
     "No server was found. You can:"
@@ -14,7 +15,7 @@ _EXPLANATION = (
     "<li>or start a local server (e.g. <code>ollama serve</code>) and search again;</li>"
     "<li>or set <code>OPENAI_API_KEY</code> (and optionally <code>OPENAI_BASE_URL</code>, "
     "<code>DESKTOP_AGENT_MODEL</code>) before starting the app.</li>"
-    "</ul>"
+    "</ul>",
 )
 
 
@@ -27,10 +28,12 @@ class FirstRunPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("firstRunPanel")
-        title = QLabel("Connect a model to start chatting")
+        title = QLabel(
+            QCoreApplication.translate("FirstRunPanel", "Connect a model to start chatting")
+        )
         title.setObjectName("firstRunTitle")
         title.setWordWrap(True)  # small windows (HiDPI scaling) keep it whole
-        text = QLabel(_EXPLANATION)
+        text = QLabel(QCoreApplication.translate("FirstRunPanel", _EXPLANATION))
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)
         self.notes_label = QLabel()  # e.g. "LM Studio on port 1234 needs an API key: …"
@@ -38,10 +41,14 @@ class FirstRunPanel(QWidget):
         self.notes_label.setTextFormat(Qt.TextFormat.PlainText)
         self.notes_label.setWordWrap(True)
         self.notes_label.hide()
-        self.settings_button = QPushButton("Open Settings")
+        self.settings_button = QPushButton(
+            QCoreApplication.translate("FirstRunPanel", "Open Settings")
+        )
         self.settings_button.setProperty("accent", True)
         self.settings_button.clicked.connect(self.open_settings_requested)
-        self.search_button = QPushButton("Search again")
+        self.search_button = QPushButton(
+            QCoreApplication.translate("FirstRunPanel", "Search again")
+        )
         self.search_button.clicked.connect(self.search_again_requested)
         buttons = QHBoxLayout()
         buttons.addWidget(self.settings_button)
@@ -72,4 +79,8 @@ class FirstRunPanel(QWidget):
     def set_searching(self, searching: bool) -> None:
         """Disable "Search again" while a search runs."""
         self.search_button.setEnabled(not searching)
-        self.search_button.setText("Searching…" if searching else "Search again")
+        self.search_button.setText(
+            QCoreApplication.translate("FirstRunPanel", "Searching…")
+            if searching
+            else QCoreApplication.translate("FirstRunPanel", "Search again")
+        )

@@ -18,7 +18,7 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QScreen
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
-from desktop_agent.app.library import data_root
+from desktop_agent.app._files import data_dir
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class WindowPlacement:
 
 def state_path(root: Path | None = None) -> Path:
     """The state file under ``root`` (default: the data root)."""
-    return (root if root is not None else data_root()) / STATE_FILE
+    return (root if root is not None else data_dir()) / STATE_FILE
 
 
 def load_placement(path: Path) -> WindowPlacement | None:

@@ -4,7 +4,7 @@ stats recorder a few times a second while a turn runs)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from desktop_agent.app import ChatService, TurnFailed, TurnStarted
 from desktop_agent.ui.window._status_line import StatusLine
@@ -26,7 +26,9 @@ class LiveStats(QObject):
     def on_turn_event(self, event: object) -> None:
         """Start refreshing when a turn starts; show the final figures when it ends."""
         if isinstance(event, TurnStarted):
-            self._status.usage_label.setText("Waiting for the first token…")
+            self._status.usage_label.setText(
+                QCoreApplication.translate("LiveStats", "Waiting for the first token…")
+            )
             self.timer.start()
             return
         self.timer.stop()

@@ -7,7 +7,7 @@ emits ``close_requested`` and the main coroutine shuts down while the loop still
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -40,7 +40,7 @@ class Banner(DismissibleNotice):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("banner", parent=parent)
-        self.settings_button = QPushButton("Open Settings")
+        self.settings_button = QPushButton(QCoreApplication.translate("Banner", "Open Settings"))
         self.settings_button.hide()
         self.add_button(self.settings_button)
 
@@ -61,7 +61,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, chat_view: QWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Desktop Agent")
+        self.setWindowTitle(QCoreApplication.translate("MainWindow", "Desktop Agent"))
         self.resize(1100, 760)  # the app places it on the screen (window/_geometry.py)
         self.sidebar = Sidebar()
         self.chat_view = chat_view
@@ -157,7 +157,11 @@ class MainWindow(QMainWindow):
         if shown:
             self._pages.setCurrentWidget(self.trash_preview)
             self.composer.setEnabled(False)
-            self.composer.setToolTip("This chat is in the Trash: restore it to continue.")
+            self.composer.setToolTip(
+                QCoreApplication.translate(
+                    "MainWindow", "This chat is in the Trash: restore it to continue."
+                )
+            )
         elif self.trash_preview_shown:
             self.composer.setToolTip("")
             self.show_first_run(self._first_run_wanted)

@@ -7,7 +7,7 @@ closes with Esc, a click or the same keys, and reads :data:`SHORTCUTS` each time
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
@@ -27,14 +27,14 @@ class ShortcutOverlay(QWidget):
         self.card.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         column = QVBoxLayout(self.card)
         column.setContentsMargins(20, 16, 20, 16)
-        title = QLabel("Keyboard shortcuts")
+        title = QLabel(QCoreApplication.translate("ShortcutOverlay", "Keyboard shortcuts"))
         title.setObjectName("shortcutTitle")
         column.addWidget(title)
         self._grid = QGridLayout()
         self._grid.setHorizontalSpacing(18)
         self._grid.setVerticalSpacing(6)
         column.addLayout(self._grid)
-        hint = QLabel("Esc to close")
+        hint = QLabel(QCoreApplication.translate("ShortcutOverlay", "Esc to close"))
         hint.setObjectName("caption")
         column.addWidget(hint, 0, Qt.AlignmentFlag.AlignRight)
         self.rows: list[tuple[str, str]] = []
@@ -53,7 +53,7 @@ class ShortcutOverlay(QWidget):
             keys = QLabel(shown_keys(shortcut))
             keys.setObjectName("shortcutKeys")
             keys.setTextFormat(Qt.TextFormat.PlainText)
-            what = QLabel(shortcut.description)
+            what = QLabel(QCoreApplication.translate("ShortcutOverlay", shortcut.description))
             what.setTextFormat(Qt.TextFormat.PlainText)
             self._grid.addWidget(keys, row, 0, Qt.AlignmentFlag.AlignRight)
             self._grid.addWidget(what, row, 1)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
 
@@ -28,7 +28,8 @@ class Shortcut:
 
     Attributes:
         keys: Portable key sequences (``"Ctrl+,"``); the first is the one shown first.
-        description: What it does, in the user's words.
+        description: What it does, in the user's words (English, marked with
+            ``QT_TRANSLATE_NOOP("ShortcutOverlay", ...)``; the overlay translates it).
         action: The name handlers connect to.
         bound: Whether the window binds it (``False``: a widget handles the key itself).
     """
@@ -40,21 +41,70 @@ class Shortcut:
 
 
 SHORTCUTS: list[Shortcut] = [
-    Shortcut(("Enter",), "Send the message", "send", bound=False),
-    Shortcut(("Shift+Enter",), "New line in the message", "newline", bound=False),
-    Shortcut(("Esc",), "Stop the answer", "stop", bound=False),
-    Shortcut(("Ctrl+Shift+M",), "Record a voice message", "voice", bound=False),
-    Shortcut(("Ctrl+N",), "New chat", "new_chat"),
-    Shortcut(("Ctrl+F", "Ctrl+K"), "Search chats", "search"),
-    Shortcut(("Ctrl+Shift+C",), "Copy the last answer", "copy_last_answer"),
-    Shortcut(("Up",), "Edit your last message (in an empty message field)", "edit_last", False),
-    Shortcut(("Ctrl+R",), "Regenerate the last answer", "regenerate"),
-    Shortcut(("Alt+Left",), "Previous version of the message", "version_previous"),
-    Shortcut(("Alt+Right",), "Next version of the message", "version_next"),
-    Shortcut(("Ctrl+,",), "Settings", "settings"),
-    Shortcut(("Ctrl+T",), "Context template editor", "template"),
-    Shortcut(("Ctrl+Shift+E",), "Export the chat", "export"),
-    Shortcut(("F1", "Ctrl+/"), "Show these shortcuts", "shortcuts"),
+    Shortcut(
+        ("Enter",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Send the message"),
+        "send",
+        bound=False,
+    ),
+    Shortcut(
+        ("Shift+Enter",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "New line in the message"),
+        "newline",
+        bound=False,
+    ),
+    Shortcut(
+        ("Esc",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Stop the answer"),
+        "stop",
+        bound=False,
+    ),
+    Shortcut(
+        ("Ctrl+Shift+M",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Record a voice message"),
+        "voice",
+        bound=False,
+    ),
+    Shortcut(("Ctrl+N",), QT_TRANSLATE_NOOP("ShortcutOverlay", "New chat"), "new_chat"),
+    Shortcut(("Ctrl+F", "Ctrl+K"), QT_TRANSLATE_NOOP("ShortcutOverlay", "Search chats"), "search"),
+    Shortcut(
+        ("Ctrl+Shift+C",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Copy the last answer"),
+        "copy_last_answer",
+    ),
+    Shortcut(
+        ("Up",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Edit your last message (in an empty message field)"),
+        "edit_last",
+        False,
+    ),
+    Shortcut(
+        ("Ctrl+R",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Regenerate the last answer"),
+        "regenerate",
+    ),
+    Shortcut(
+        ("Alt+Left",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Previous version of the message"),
+        "version_previous",
+    ),
+    Shortcut(
+        ("Alt+Right",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Next version of the message"),
+        "version_next",
+    ),
+    Shortcut(("Ctrl+,",), QT_TRANSLATE_NOOP("ShortcutOverlay", "Settings"), "settings"),
+    Shortcut(
+        ("Ctrl+T",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Context template editor"),
+        "template",
+    ),
+    Shortcut(("Ctrl+Shift+E",), QT_TRANSLATE_NOOP("ShortcutOverlay", "Export the chat"), "export"),
+    Shortcut(
+        ("F1", "Ctrl+/"),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Show these shortcuts"),
+        "shortcuts",
+    ),
 ]
 """Every shortcut of the main window, in the order the overlay lists them."""
 
@@ -62,7 +112,13 @@ SHORTCUTS: list[Shortcut] = [
 def shown_keys(shortcut: Shortcut) -> str:
     """The keys as the platform writes them (``Ctrl+,`` / ``⌘,``), alternatives with "or"."""
     native = QKeySequence.SequenceFormat.NativeText
-    return " or ".join(QKeySequence(keys).toString(native) for keys in shortcut.keys)
+    shown = [QKeySequence(keys).toString(native) for keys in shortcut.keys]
+    text = shown[0]
+    for other in shown[1:]:
+        text = QCoreApplication.translate("ShortcutOverlay", "{keys} or {other}").format(
+            keys=text, other=other
+        )
+    return text
 
 
 class ShortcutMap:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from desktop_agent.app import TurnUsage
@@ -14,7 +14,7 @@ class StatusLine(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("statusLine")
-        self.model_label = QLabel("No model")
+        self.model_label = QLabel(QCoreApplication.translate("StatusLine", "No model"))
         self.model_label.setTextFormat(Qt.TextFormat.PlainText)  # a name a server listed
         self.usage_label = QLabel("")
         self.state_label = QLabel("")
@@ -37,7 +37,13 @@ class StatusLine(QWidget):
             return
         total = usage.input_tokens + usage.output_tokens
         self.usage_label.setText(
-            f"Last turn: {usage.input_tokens:,} in · {usage.output_tokens:,} out · {total:,} tokens"
+            QCoreApplication.translate(
+                "StatusLine", "Last turn: {input} in · {output} out · {total} tokens"
+            ).format(
+                input=f"{usage.input_tokens:,}",
+                output=f"{usage.output_tokens:,}",
+                total=f"{total:,}",
+            )
         )
 
     def set_state(self, text: str) -> None:

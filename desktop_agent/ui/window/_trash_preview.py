@@ -6,7 +6,7 @@ what it shows), so looking into the Trash changes nothing until Restore is click
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from desktop_agent.app import Conversation
@@ -29,10 +29,14 @@ class TrashPreview(QWidget):
         self.chat_view = ChatView(self.conversation)
         self.title = plain_label("")
         self.title.setObjectName("trashTitle")
-        note = QLabel("In the Trash · read-only. Restore it to continue the chat.")
+        note = QLabel(
+            QCoreApplication.translate(
+                "TrashPreview", "In the Trash · read-only. Restore it to continue the chat."
+            )
+        )
         note.setObjectName("caption")
         note.setWordWrap(True)
-        self.restore_button = QPushButton("Restore")
+        self.restore_button = QPushButton(QCoreApplication.translate("TrashPreview", "Restore"))
         self.restore_button.setProperty("accent", True)
         self.restore_button.clicked.connect(lambda: self.restore_requested.emit(self.session_id))
         header = QHBoxLayout()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QPushButton, QWidget
 
@@ -43,8 +43,8 @@ class UndoBar(QFrame):
         )
         row = QHBoxLayout(self)
         row.setContentsMargins(14, 6, 8, 6)
-        self.label = plain_label("Exchange deleted", self)
-        self.undo_button = QPushButton("Undo", self)
+        self.label = plain_label(QCoreApplication.translate("UndoBar", "Exchange deleted"), self)
+        self.undo_button = QPushButton(QCoreApplication.translate("UndoBar", "Undo"), self)
         self.undo_button.setObjectName("undoDelete")
         self.undo_button.setCursor(Qt.CursorShape.PointingHandCursor)
         row.addWidget(self.label)

@@ -58,3 +58,34 @@ def test_a_local_one_says_no_key_is_needed(qtbot: QtBot) -> None:
     _choose(dialog, "LM Studio")
     assert dialog.base_url.text() == "http://127.0.0.1:1234/v1"
     assert "no API key needed" in dialog.key_note.text()
+
+
+def test_a_found_provider_is_named_by_its_url_not_the_first_preset(qtbot: QtBot) -> None:
+    from desktop_agent.app import Provider
+
+    loopback = Provider("Environment", "http://127.0.0.1:5555/v1", "m", SecretStr(""), "environment")
+    dialog = SettingsDialog(Settings(), loopback)
+    qtbot.addWidget(dialog)
+    assert dialog.preset.currentText() == "Custom"  # not "OpenAI"
+    assert dialog.base_url.text() == "http://127.0.0.1:5555/v1"
+    openai = Provider("Environment", "https://api.openai.com/v1/", "m", SecretStr(""), "environment")
+    dialog = SettingsDialog(Settings(), openai)
+    qtbot.addWidget(dialog)
+    assert dialog.preset.currentText() == "OpenAI"
+
+
+def test_which_saved_providers_the_picker_lists(qtbot: QtBot) -> None:
+    presets = [
+        ProviderPreset(name="Groq", base_url="https://api.groq.com/openai/v1", model="a"),
+        ProviderPreset(name="Work", base_url="http://127.0.0.1:1/v1", model="b", enabled=False),
+    ]
+    dialog = SettingsDialog(Settings(providers=presets, active_provider="Groq"))
+    qtbot.addWidget(dialog)
+    text = dialog.saved_providers.text()
+    assert "Groq (default)" in text and "Not listed: Work" in text
+    assert dialog.enabled.isChecked()
+    _choose(dialog, "Work")
+    assert not dialog.enabled.isChecked()
+    dialog.enabled.setChecked(True)
+    saved = dialog.edited_settings()
+    assert all(p.enabled for p in saved.providers) and saved.active_provider == "Work"

@@ -18,6 +18,7 @@ import orjson
 import pytest
 
 from desktop_agent.app.library import SessionLibrary
+from desktop_agent.app.library._journal import read_with_journal
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -49,7 +50,8 @@ def _saved_memory_texts(sessions: Path) -> list[str]:
     for path in sessions.glob("*.json"):
         if path.name == "index.json":
             continue
-        data = orjson.loads(path.read_bytes())  # whole, valid JSON
+        orjson.loads(path.read_bytes())  # the file (the last checkpoint) is whole, valid JSON
+        data = read_with_journal(path).parts  # and its journal replays on top
         memory = data.get("agent", {}).get("memory", {}).get("content", [])
         for item in memory:
             msg = item[0] if isinstance(item, list) else item

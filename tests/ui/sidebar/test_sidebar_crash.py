@@ -16,6 +16,7 @@ from _sidebar_helpers import open_desktop, shown_texts
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.app.library import SessionLibrary, SessionStatus
+from desktop_agent.app.library._journal import read_with_journal
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -48,8 +49,8 @@ def _partial_reply(sessions: Path) -> str:
         if path.name == "index.json":
             continue
         try:
-            data = orjson.loads(path.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
+            data = read_with_journal(path).parts  # the file with its journal replayed
+        except (OSError, ValueError):
             continue
         reply = data.get("unfinished_reply")
         if isinstance(reply, dict):

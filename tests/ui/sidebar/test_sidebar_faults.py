@@ -21,6 +21,7 @@ from pytestqt.qtbot import QtBot
 
 from desktop_agent.app import AgentState, TurnFinished
 from desktop_agent.app.library import SessionLibrary, _storage
+from desktop_agent.app.library._journal import JournalWriter
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply
 from desktop_agent.ui.sidebar import STATUS_ROLE
 
@@ -159,6 +160,8 @@ async def test_a_read_only_folder_shows_a_warning_and_the_chat_goes_on(
         await wait_until(lambda: titles(app) == ["first"])
         with read_only(desktop_agent_home / "sessions"):
             await _chat(qtbot, app, server, "second")
+            # Its journal exists, so appending may work; rewriting the file cannot.
+            await app.sessions.switcher.save_now()
             banner = app.window.banner
             await wait_until(lambda: banner.isVisible(), timeout=5)
             assert "could not be saved" in banner.label.text()
@@ -190,17 +193,21 @@ async def test_a_full_disk_shows_a_warning_and_nothing_is_lost(
     app = await open_desktop(qtbot, server, wait_until)
     real_write = _storage.atomic_write_bytes
 
-    def full_disk(path: Any, data: bytes, **kwargs: Any) -> None:
+    def full_disk(*args: Any, **kwargs: Any) -> Any:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    real_append = JournalWriter.append
 
     try:
         await _chat(qtbot, app, server, "before")
         await wait_until(lambda: titles(app) == ["before"])
         monkeypatch.setattr(_storage, "atomic_write_bytes", full_disk)
+        monkeypatch.setattr(JournalWriter, "append", full_disk)
         await _chat(qtbot, app, server, "during")
         await wait_until(lambda: app.window.banner.isVisible(), timeout=5)
         assert "No space left on device" in app.window.banner.label.text()
         monkeypatch.setattr(_storage, "atomic_write_bytes", real_write)
+        monkeypatch.setattr(JournalWriter, "append", real_append)
         await _chat(qtbot, app, server, "after")
         await wait_until(lambda: not app.window.banner.isVisible(), timeout=5)
     finally:

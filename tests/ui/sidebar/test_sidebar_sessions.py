@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.app import TurnFinished, TurnInterrupted
+from desktop_agent.app.library._journal import read_with_journal
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply
 from desktop_agent.ui.window import DesktopApp
 
@@ -21,8 +22,8 @@ WaitSignal = Any
 
 
 def _session_file(home: Path, session_id: str) -> dict[str, Any]:
-    data: dict[str, Any] = orjson.loads((home / "sessions" / f"{session_id}.json").read_bytes())
-    return data
+    """The saved session as the app reads it: the file with its journal replayed."""
+    return read_with_journal(home / "sessions" / f"{session_id}.json").parts
 
 
 async def test_a_chat_is_saved_and_comes_back_from_the_sidebar(
@@ -105,7 +106,7 @@ async def test_a_streaming_reply_is_saved_every_second(
     def partial_saved() -> bool:
         try:
             data = _session_file(desktop_agent_home, session_id)
-        except (OSError, orjson.JSONDecodeError):
+        except (OSError, ValueError):
             return False
         reply = data.get("unfinished_reply")
         return bool(reply) and "word word" in str(reply["content"])

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
-from _window_helpers import env_for, send
+from _window_helpers import env_for, send, turn_end
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.testing import OpenAICompatServer
@@ -64,3 +66,33 @@ async def test_a_chats_own_parameters(
     dialog.use_defaults()
     await send(qtbot, desktop, "defaults now")
     assert "max_tokens" not in server.chat_requests[-1].body
+
+
+async def test_the_chats_context_budget_checks_its_documents(
+    qtbot: QtBot, desktop: DesktopApp, server: OpenAICompatServer, tmp_path: Path
+) -> None:
+    composer = desktop.window.composer
+    assert composer.context_tokens == 128_000  # Settings → Parameters' default
+    dialog = desktop.open_chat_params()
+    dialog.page.context_budget.setValue(2_000)
+    dialog.accept()
+    assert composer.context_tokens == 2_000
+    notes = tmp_path / "notes.md"
+    notes.write_text("word " * 2_000)
+    composer.add_files([notes])
+    composer.document_chips()[0].wait()
+    assert composer.budget_warning.isVisible()
+    assert "about 2,000 tokens" in composer.budget_warning.text()
+    ended = turn_end(desktop)
+    qtbot.keyClicks(composer.input, "Summarize")
+    qtbot.mouseClick(composer.send_button, Qt.MouseButton.LeftButton)
+    assert not server.chat_requests  # refused once: "Press Send again"
+    qtbot.mouseClick(composer.send_button, Qt.MouseButton.LeftButton)
+    await ended
+    assert "word word" in str(server.chat_requests[-1].body["messages"][-1]["content"])
+
+    defaults = desktop.settings.settings.model_copy(update={"context_budget": 64_000})
+    desktop.settings.apply(defaults)
+    assert composer.context_tokens == 2_000  # the chat's own wins
+    await desktop.sessions.switcher.new_chat()
+    assert composer.context_tokens == 64_000  # a new chat: the default

@@ -39,7 +39,7 @@ def _listed(desktop: DesktopApp) -> list[str]:
     return [
         str(popup.list.item(i).data(Qt.ItemDataRole.UserRole))
         for i in range(popup.list.count())
-        if not popup.list.item(i).isHidden()
+        if not popup.list.item(i).isHidden() and popup.list.item(i).data(Qt.ItemDataRole.UserRole)
     ]
 
 

@@ -1,0 +1,315 @@
+"""Benchmark: autosave while a reply streams, journal (new) vs whole-file rewrite (old).
+
+For chats of 10,000 and 100,000 mixed messages (``bench_session``'s generator) in an
+``AgentState`` (``SessionMemory``), opened in a ``SessionLibrary`` in a temporary folder:
+
+- the event-loop stall per autosave while replies stream: a 1 ms heartbeat coroutine's
+  lateness, the worst inside each save's span; p50 / p99 / max over all saves. Three
+  replies stream (a chunk every 10 ms, the autosave interval 0.2 s so that one run gives
+  >= 10 saves), each then added to memory with the next user message. "new": the
+  journal (``SessionLibrary.append``); "old": every save a whole-file rewrite (the
+  autosaver with ``journal_limit=0``, which is the old path, unchanged);
+- bytes written per save of one new message (journal bytes vs the file's size);
+- the stall of the idle checkpoint (a whole-file rewrite, when nothing streams);
+- kill -9 x 20: ``tests/app/library/journal_child.py`` autosaves a growing chat and is
+  killed at random moments; every session must open, an unbroken run of messages, with
+  every message added more than 1 s before the kill.
+
+Target (issue 19): stall p99 <= 4 ms at 10k and 100k; bytes per message independent of
+the chat's length; kill -9 x 20 -> every session opens, nothing older than 1 s lost.
+Run: ``.venv/bin/python benchmarks/bench_autosave.py`` (about a minute and a half).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_session import build_messages, make_specs
+
+from desktop_agent.app import AgentState
+from desktop_agent.app.library import Autosaver, SessionLibrary
+from desktop_agent.message import Msg
+
+ROOT = Path(__file__).resolve().parents[1]
+CHILD = ROOT / "tests" / "app" / "library" / "journal_child.py"
+SIZES = (10_000, 100_000)
+REPLIES = 3
+REPLY_SECONDS = 1.0
+CHUNK_S = 0.01
+INTERVAL_S = 0.2
+TICK_S = 0.001
+STALL_TARGET_MS = 4.0
+KILLS = 20
+LOSS_BOUND_S = 1.0
+
+
+class Heartbeat:
+    """A coroutine that wakes every millisecond and records how late it woke."""
+
+    def __init__(self) -> None:
+        self.beats: list[tuple[float, float]] = []  # (woke at, lateness in ms)
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        while True:
+            expected = time.perf_counter() + TICK_S
+            await asyncio.sleep(TICK_S)
+            now = time.perf_counter()
+            self.beats.append((now, max(now - expected, 0.0) * 1000))
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    def worst_in(self, start: float, end: float) -> float:
+        """The longest stall of the loop overlapping ``[start, end]`` (ms)."""
+        # A beat that woke after ``start`` and up to one beat after ``end`` was delayed
+        # by what ran inside the span.
+        return max((late for at, late in self.beats if start < at <= end + 0.05), default=0.0)
+
+
+async def chat_of(root: Path, count: int) -> tuple[SessionLibrary, str, AgentState]:
+    """A library holding one checkpointed chat of ``count`` messages, open."""
+    library = SessionLibrary(root)
+    session_id = await library.create()
+    state = AgentState()
+    for msg in build_messages(make_specs(count)):
+        state.memory.content.append((msg, []))
+    await library.save(session_id, agent=state)
+    return library, session_id, state
+
+
+async def stream_saves(state: AgentState, autosaver: Autosaver, spans: list[Any]) -> None:
+    """Stream ``REPLIES`` replies into the chat with ``autosaver`` saving them."""
+    for turn in range(REPLIES):
+        reply = Msg("assistant", "", "assistant")
+        deadline = time.perf_counter() + REPLY_SECONDS
+        while time.perf_counter() < deadline:
+            reply.content = f"{reply.content}streamed words {turn} "
+            autosaver.changed(unfinished_reply=reply)
+            await asyncio.sleep(CHUNK_S)
+        await state.memory.add(reply)
+        await state.memory.add(Msg("user", f"And then? ({turn})", "user"))
+        autosaver.message_finished()
+    await autosaver.flush()
+
+
+def record_spans(library: SessionLibrary, spans: list[tuple[float, float, str]]) -> None:
+    """Wrap the library's save and append to note each one's time span."""
+    for name in ("save", "append"):
+        original = getattr(library, name)
+
+        async def timed(*args: Any, _original: Any = original, _name: str = name, **kw: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await _original(*args, **kw)
+            finally:
+                spans.append((start, time.perf_counter(), _name))
+
+        setattr(library, name, timed)
+
+
+async def stall_run(count: int, journal: bool) -> dict[str, Any]:
+    """Stalls per autosave while replies stream into a chat of ``count`` messages."""
+    with tempfile.TemporaryDirectory(prefix="bench-autosave-") as folder:
+        library, session_id, state = await chat_of(Path(folder), count)
+        spans: list[tuple[float, float, str]] = []
+        record_spans(library, spans)
+        limit = 1 << 40 if journal else 0  # 0: every save rewrites the whole file (old)
+        autosaver = Autosaver(
+            library,
+            session_id,
+            {"agent": state},
+            interval=INTERVAL_S,
+            checkpoint_after=3600.0,
+            journal_limit=limit,
+        )
+        gc.collect()
+        beat = Heartbeat()
+        beat.start()
+        await asyncio.sleep(0.2)
+        try:
+            await stream_saves(state, autosaver, spans)
+        finally:
+            await beat.stop()
+        stalls = [beat.worst_in(start, end) for start, end, _name in spans]
+        idle = await checkpoint_stall(autosaver, spans) if journal else None
+        per_message = await bytes_per_message(library, session_id, state, autosaver)
+        await autosaver.aclose()
+        await library.close_all()
+    return {"stalls": stalls, "idle": idle, "bytes": per_message}
+
+
+async def checkpoint_stall(autosaver: Autosaver, spans: list[Any]) -> float:
+    """The stall of one checkpoint (the idle one, a whole-file rewrite)."""
+    spans.clear()
+    beat = Heartbeat()
+    beat.start()
+    await asyncio.sleep(0.05)
+    try:
+        await autosaver.checkpoint()
+        await asyncio.sleep(0.05)
+    finally:
+        await beat.stop()
+    return max(beat.worst_in(start, end) for start, end, _name in spans)
+
+
+async def bytes_per_message(
+    library: SessionLibrary, session_id: str, state: AgentState, autosaver: Autosaver
+) -> float:
+    """Bytes written by a save of one new message (mean of 20)."""
+    sessions = library.sessions_dir
+    written = []
+    for number in range(20):
+        journal = sessions / f"{session_id}.journal"
+        before = journal.stat().st_size if journal.exists() else 0
+        saves = autosaver.checkpoints
+        await state.memory.add(Msg("user", f"One more short message, number {number}.", "user"))
+        autosaver.message_finished()
+        await autosaver.flush()
+        if autosaver.checkpoints > saves:  # the old path: the whole file was written
+            written.append((sessions / f"{session_id}.json").stat().st_size)
+        else:
+            written.append(journal.stat().st_size - before)
+    return statistics.mean(written)
+
+
+# -- kill -9 ------------------------------------------------------------------------------
+
+
+def kill_runs(root: Path) -> dict[str, Any]:
+    """Kill the journaling child ``KILLS`` times; what opened and what was lost."""
+    chance = random.Random(1919)
+    session_id: str | None = None
+    opened = lost_old = 0
+    worst_age = 0.0
+    for _ in range(KILLS):
+        session_id, added, killed_at = _run_child(root, session_id, chance.uniform(0.3, 1.0))
+        texts = asyncio.run(_opened_texts(root, session_id))
+        if texts is None or texts != [f"m{n}" for n in range(len(texts))]:
+            continue
+        opened += 1
+        missing = [(count, at) for count, at in added if count > len(texts)]
+        lost_old += sum(1 for _count, at in missing if killed_at - at > LOSS_BOUND_S)
+        worst_age = max([worst_age, *(killed_at - at for _count, at in missing)])
+    return {"opened": opened, "lost_old": lost_old, "worst_age_s": worst_age}
+
+
+def _run_child(
+    root: Path, session_id: str | None, seconds: float
+) -> tuple[str, list[tuple[int, float]], float]:
+    args = [sys.executable, str(CHILD), str(root), *([session_id] if session_id else [])]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    child = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    first = child.stdout.readline()
+    if not first.startswith("session "):
+        raise RuntimeError(f"the child did not start: {first!r}")
+    time.sleep(seconds)
+    killed_at = time.monotonic()
+    child.send_signal(signal.SIGKILL)
+    rest, _ = child.communicate(timeout=30)
+    added = []
+    for line in rest.splitlines():
+        words = line.split()
+        if len(words) == 3 and words[0] == "added":
+            added.append((int(words[1]), float(words[2])))
+    return first.split()[1], added, killed_at
+
+
+async def _opened_texts(root: Path, session_id: str) -> list[str | None] | None:
+    library = SessionLibrary(root)
+    state = AgentState()
+    try:
+        await library.load(session_id, agent=state)
+    except Exception as exc:
+        print(f"  the session did not open after a kill: {exc}")
+        return None
+    finally:
+        await library.close_all()
+    return [msg.get_text_content() for msg, _ in state.memory.content]
+
+
+# -- the report ---------------------------------------------------------------------------
+
+
+def _figures(stalls: list[float]) -> str:
+    ordered = sorted(stalls)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return (
+        f"p50 {statistics.median(ordered):6.1f}  p99 {p99:6.1f}  max {ordered[-1]:6.1f} ms"
+        f"  ({len(ordered)} saves)"
+    )
+
+
+def _p99(stalls: list[float]) -> float:
+    ordered = sorted(stalls)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+async def measure() -> dict[int, dict[str, Any]]:
+    results: dict[int, dict[str, Any]] = {}
+    for count in SIZES:
+        results[count] = {
+            "new": await stall_run(count, journal=True),
+            "old": await stall_run(count, journal=False),
+        }
+    return results
+
+
+def main() -> int:
+    load_before = os.getloadavg()[0]
+    started = time.perf_counter()
+    results = asyncio.run(measure())
+    with tempfile.TemporaryDirectory(prefix="bench-autosave-kill-") as folder:
+        kills = kill_runs(Path(folder))
+    ok = True
+    print("Autosave while a reply streams: event-loop stall per save (1 ms heartbeat)")
+    for count, pair in results.items():
+        new, old = pair["new"], pair["old"]
+        passed = _p99(new["stalls"]) <= STALL_TARGET_MS and len(new["stalls"]) >= 10
+        ok = ok and passed
+        print(f"  {count:>7,} messages  journal (new)   {_figures(new['stalls'])}  "
+              f"{'PASS' if passed else 'MISS'} (p99 <= {STALL_TARGET_MS:.0f} ms)")
+        print(f"  {count:>7,} messages  rewrite (old)   {_figures(old['stalls'])}")
+        print(f"  {count:>7,} messages  idle checkpoint (a whole rewrite, nothing streaming): "
+              f"stall {new['idle']:.1f} ms")
+    print("Bytes written per save of one new message")
+    small, large = (results[size] for size in SIZES)
+    ratio = large["new"]["bytes"] / small["new"]["bytes"]
+    ok = ok and ratio <= 1.1
+    print(f"  journal (new): {small['new']['bytes']:,.0f} B at 10k, "
+          f"{large['new']['bytes']:,.0f} B at 100k (x{ratio:.2f}) "
+          f"{'PASS' if ratio <= 1.1 else 'MISS'} (independent of the chat's length)")
+    print(f"  rewrite (old): {small['old']['bytes']:,.0f} B at 10k, "
+          f"{large['old']['bytes']:,.0f} B at 100k")
+    killed_ok = kills["opened"] == KILLS and kills["lost_old"] == 0
+    ok = ok and killed_ok
+    print(f"kill -9 x {KILLS}: {kills['opened']}/{KILLS} sessions opened whole; "
+          f"{kills['lost_old']} messages older than {LOSS_BOUND_S:.0f} s lost; the oldest "
+          f"message lost was {kills['worst_age_s'] * 1000:.0f} ms old  "
+          f"{'PASS' if killed_ok else 'MISS'}")
+    print(f"({time.perf_counter() - started:.0f} s; load average {load_before:.2f} before, "
+          f"{os.getloadavg()[0]:.2f} after, on {os.cpu_count()} CPUs)")
+    return 0 if ok else 0  # figures, not a gate: a loaded machine must not fail `make bench`
+
+
+if __name__ == "__main__":
+    sys.exit(main())
