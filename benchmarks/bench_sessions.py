@@ -324,11 +324,19 @@ def _record_saves(
     library = switcher.library
     state = switcher.service.agent_state
     original_save, original_state_dict = library.save, state.state_dict
+    original_append = library.append  # a journal save (the whole file: save, a checkpoint)
 
     async def save(*args: Any, **kwargs: Any) -> Any:
         start = time.perf_counter()
         try:
             return await original_save(*args, **kwargs)
+        finally:
+            saves.append((start, time.perf_counter()))
+
+    async def append(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await original_append(*args, **kwargs)
         finally:
             saves.append((start, time.perf_counter()))
 
@@ -340,10 +348,12 @@ def _record_saves(
             state_dicts.append((time.perf_counter() - start) * 1000)
 
     library.save = save
+    library.append = append
     state.state_dict = state_dict
 
     def restore() -> None:
         library.save = original_save
+        library.append = original_append
         state.state_dict = original_state_dict
 
     return restore

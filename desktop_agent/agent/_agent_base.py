@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
 import warnings
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from typing import Any, ClassVar
 import shortuuid
 
 from desktop_agent._logging import logger
+from desktop_agent._utils._pacing import PAUSE_INTERVAL, give_turn, turn_due
 from desktop_agent.agent._agent_meta import HookFunc, _AgentMeta
 from desktop_agent.agent._console import (
     ConsoleStream,
@@ -43,8 +43,9 @@ from desktop_agent.module import StateModule
 
 _CONSOLE_ENV_VARS = ("AGENTSCOPE_DISABLE_CONSOLE_OUTPUT", "DESKTOP_AGENT_DISABLE_CONSOLE_OUTPUT")
 
-MSG_QUEUE_YIELD_INTERVAL = 0.008
-"""Seconds between yields to the event loop when printing to a by-reference msg queue."""
+MSG_QUEUE_YIELD_INTERVAL = PAUSE_INTERVAL
+"""Seconds between yields to the event loop when printing to a by-reference msg queue
+(measured on the stream path's shared clock, ``desktop_agent._utils._pacing``)."""
 
 MsgQueueItem = tuple[Msg, bool, "AudioBlock | list[AudioBlock] | None"]
 """What ``print`` puts on the message queue: ``(msg, last, speech)``."""
@@ -117,7 +118,6 @@ class AgentBase(StateModule, metaclass=_AgentMeta):
         self._disable_console_output: bool = _console_disabled_by_env()
         self._disable_msg_queue: bool = True
         self._msg_queue_copy: bool = True
-        self._msg_queue_yielded: float = 0.0
         self.msg_queue: asyncio.Queue[Any] | None = None
 
     # ------------------------------------------------------------------ the turn
@@ -242,10 +242,10 @@ class AgentBase(StateModule, metaclass=_AgentMeta):
         # By reference the consumer always sees the latest state, so it need not run after
         # every chunk: yielding to the loop every few ms (and after a last print) is enough
         # and saves a loop iteration per chunk.
-        now = time.perf_counter()
-        if last or now - self._msg_queue_yielded >= MSG_QUEUE_YIELD_INTERVAL:
-            self._msg_queue_yielded = now
-            await asyncio.sleep(0)
+        # The clock is shared with the model's stream reader and the queue's consumer: one
+        # turn of the loop per interval for the three of them.
+        if last or turn_due(MSG_QUEUE_YIELD_INTERVAL):
+            await give_turn()
 
     def set_console_output_enabled(self, enabled: bool) -> None:
         """Turn printing to the console on or off."""

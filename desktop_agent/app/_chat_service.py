@@ -14,12 +14,12 @@ the first turn needs it — after the window's first paint.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
+from desktop_agent._utils._pacing import PAUSE_INTERVAL, give_turn, turn_due
 from desktop_agent.app._agent_factory import AgentParts, build_agent_parts
 from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._attachments import embed_attachments
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 TurnListener = Callable[[TurnEvent], None]
 
-YIELD_INTERVAL = 0.008
+YIELD_INTERVAL = PAUSE_INTERVAL
 STOP_GRACE = 0.25
 SHUTDOWN_GRACE = 2.0
 USER_NAME = "User"
@@ -487,13 +487,11 @@ class ChatService:
         return TurnFailed(text, retryable)
 
     async def _consume(self, queue: asyncio.Queue[tuple[Msg, bool, Any]]) -> None:
-        last_yield = time.perf_counter()
         while True:
             msg, last, _speech = await queue.get()
             self._conversation.upsert(msg, last)
-            if time.perf_counter() - last_yield >= YIELD_INTERVAL:
-                await asyncio.sleep(0)
-                last_yield = time.perf_counter()
+            if turn_due(YIELD_INTERVAL):  # the clock the agent and the model share
+                await give_turn()
 
     def _drain(self, queue: asyncio.Queue[tuple[Msg, bool, Any]]) -> None:
         while not queue.empty():

@@ -159,11 +159,11 @@ class TrackedList(list[_Entry]):
         if index < self.low:
             self.low = max(index, 0)
 
-    def append(self, item: _Entry) -> None:  # noqa: D102
+    def append(self, item: _Entry) -> None:
         self._touch(len(self))
         super().append(item)
 
-    def extend(self, items: Iterable[_Entry]) -> None:  # noqa: D102
+    def extend(self, items: Iterable[_Entry]) -> None:
         self._touch(len(self))
         super().extend(items)
 
@@ -172,28 +172,28 @@ class TrackedList(list[_Entry]):
         super().__iadd__(items)
         return self
 
-    def insert(self, index: SupportsIndex, item: _Entry) -> None:  # noqa: D102
+    def insert(self, index: SupportsIndex, item: _Entry) -> None:
         self._touch(range(len(self) + 1)[slice(index, None)].start if len(self) else 0)
         super().insert(index, item)
 
-    def pop(self, index: SupportsIndex = -1) -> _Entry:  # noqa: D102
+    def pop(self, index: SupportsIndex = -1) -> _Entry:
         if self:
             self._touch(range(len(self))[index])
         return super().pop(index)
 
-    def remove(self, item: _Entry) -> None:  # noqa: D102
+    def remove(self, item: _Entry) -> None:
         self._touch(self.index(item))
         super().remove(item)
 
-    def clear(self) -> None:  # noqa: D102
+    def clear(self) -> None:
         self._touch(0)
         super().clear()
 
-    def sort(self, *args: Any, **kwargs: Any) -> None:  # noqa: D102
+    def sort(self, *args: Any, **kwargs: Any) -> None:
         self._touch(0)
         super().sort(*args, **kwargs)
 
-    def reverse(self) -> None:  # noqa: D102
+    def reverse(self) -> None:
         self._touch(0)
         super().reverse()
 

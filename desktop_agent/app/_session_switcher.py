@@ -414,6 +414,13 @@ class SessionSwitcher:
             autosaver.message_finished()
             await autosaver.checkpoint()
 
+    async def checkpoint(self) -> None:
+        """The app is idle (e.g. its window is no longer active): rewrite the active
+        session's file now if its journal holds changes; not while a reply streams."""
+        autosaver = self._autosaver
+        if autosaver is not None and not self.service.busy:
+            await autosaver.checkpoint()
+
     async def save_sent_message(self) -> None:
         """Make the message just sent durable before its request leaves: wait until a new
         chat's session exists, then save it (appended to its journal and fsynced, or

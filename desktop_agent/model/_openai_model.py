@@ -13,7 +13,6 @@ stops (end, error, ``aclose()`` or cancellation).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import AsyncGenerator
@@ -247,7 +246,7 @@ class OpenAIChatModel(ChatModelBase):
                 if fed:
                     yield accumulator.response()
                 if pacer.due():
-                    await asyncio.sleep(0)
+                    await pacer.pause()
             if not received:
                 raise empty_stream(self.base_url)
             final = accumulator.finish()

@@ -9,17 +9,19 @@ that received a delta are re-parsed, and their parse is incremental.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
 
-from desktop_agent._utils import timestamp_id, timestamp_now
+from desktop_agent._utils import _pacing, timestamp_id, timestamp_now
 from desktop_agent.model._exceptions import ModelResponseError
 from desktop_agent.model._model_response import ChatResponse, ChatUsage
 from desktop_agent.model._tool_arguments import StreamedToolCall
 
-# Give a GUI sharing the loop a turn at least this often while draining buffered chunks.
-PAUSE_INTERVAL = 0.008
+# Give a GUI sharing the loop a turn at least this often while draining buffered chunks
+# (on the clock the agent's printing and the app's consumer share with it).
+PAUSE_INTERVAL = _pacing.PAUSE_INTERVAL
 # A cumulative response copies the whole text, so past this size (a 20 MB reply) pieces
 # are collected and joined at most every LARGE_TEXT_INTERVAL s, or less often as the text
 # grows (LARGE_TEXT_RATE characters copied per second at most): bounded time, no
@@ -34,29 +36,41 @@ class Pacer:
 
     When SSE data is already buffered, ``async for`` over the SDK stream completes its
     awaits without suspending, so a Qt GUI on the same loop would freeze; pausing every
-    ~8 ms keeps it responsive at a negligible cost.
+    few ms keeps it responsive at a negligible cost. Without a ``clock``, the pauses are
+    timed on the stream path's shared clock (``desktop_agent._utils._pacing``): a turn the
+    agent or the app gave the loop counts, so one yield serves all three.
 
     Args:
-        interval: Seconds between pauses (default ``PAUSE_INTERVAL``, 8 ms).
-        clock: The time source.
+        interval: Seconds between pauses (default ``PAUSE_INTERVAL``, 5 ms).
+        clock: A time source of its own (tests); pauses are then timed on it alone.
     """
 
     __slots__ = ("_clock", "_interval", "_last")
 
     def __init__(
-        self, interval: float | None = None, clock: Callable[[], float] = time.perf_counter
+        self, interval: float | None = None, clock: Callable[[], float] | None = None
     ) -> None:
         self._interval = PAUSE_INTERVAL if interval is None else interval
         self._clock = clock
-        self._last = clock()
+        self._last = clock() if clock is not None else 0.0
 
     def due(self) -> bool:
-        """Whether ``interval`` passed since the last pause (which this call then records)."""
+        """Whether ``interval`` passed since the last pause (which this call then records;
+        on the shared clock, :func:`pause` records it)."""
+        if self._clock is None:
+            return _pacing.turn_due(self._interval)
         now = self._clock()
         if now - self._last < self._interval:
             return False
         self._last = now
         return True
+
+    async def pause(self) -> None:
+        """Give the event loop a turn."""
+        if self._clock is None:
+            await _pacing.give_turn()
+        else:
+            await asyncio.sleep(0)
 
 
 class _ToolCallDelta:

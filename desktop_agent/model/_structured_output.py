@@ -17,7 +17,6 @@ from the start again: consumers see the cumulative content restart.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any, cast
@@ -115,7 +114,7 @@ class StructuredOutput:
                 if accumulator.feed(event.chunk):
                     yield accumulator.response()
                 if pacer.due():
-                    await asyncio.sleep(0)
+                    await pacer.pause()
         except openai.OpenAIError as exc:
             raise self.model.translate(exc, mid_stream=True) from exc
         except ValueError as exc:  # pydantic.ValidationError, or an event that is not JSON

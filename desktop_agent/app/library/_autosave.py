@@ -47,7 +47,7 @@ class Autosaver:
         interval: float = 1.0,
         on_error: Callable[[SessionError], None] | None = None,
         on_saved: Callable[[SessionSummary], None] | None = None,
-        checkpoint_after: float = 5.0,
+        checkpoint_after: float = 10.0,
         journal_limit: int = JOURNAL_LIMIT,
     ) -> None:
         """Create the autosaver (its task starts with the first change).
@@ -118,7 +118,13 @@ class Autosaver:
         self._wake.set()
         if urgent:
             self._hurry.set()
-        if self._task is None:
+        self._ensure_task()
+
+    def _ensure_task(self) -> None:
+        """Start the save task, or start it again if it died (e.g. Qt stepped it while no
+        asyncio loop was running, between two ``run_until_complete`` calls in tests): a
+        waiter in :meth:`flush` must never wait for a task that is gone."""
+        if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name=f"autosave {self.session_id}")
 
     async def flush(self) -> None:
@@ -130,6 +136,7 @@ class Autosaver:
         self._hurry.set()
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append((target, waiter))
+        self._ensure_task()
         await waiter
 
     async def checkpoint(self) -> None:

@@ -33,7 +33,8 @@ from desktop_agent._i18n import translate
 from desktop_agent._version import __version__
 from desktop_agent.app._settings import Settings, load_settings, save_settings, settings_path
 from desktop_agent.app.library import SessionError, SessionLibrary, SessionMeta
-from desktop_agent.app.library._codec import decode_parts, meta_from_prefix
+from desktop_agent.app.library._codec import decode_parts, encode_session, meta_from_prefix
+from desktop_agent.app.library._journal import read_with_journal
 from desktop_agent.app.library._meta import SCHEMA_VERSION, now_iso
 from desktop_agent.app.library._paths import is_session_id
 from desktop_agent.app.library._scan import relocate_blobs
@@ -191,7 +192,7 @@ def _add_sessions(archive: zipfile.ZipFile, folder: Path, contents: BackupConten
         if not is_session_id(session_id):
             continue
         try:
-            data = file.read_bytes()
+            data = _session_bytes(file)
         except OSError:
             continue  # deleted meanwhile
         archive.writestr(f"sessions/{file.name}", data)
@@ -200,6 +201,17 @@ def _add_sessions(archive: zipfile.ZipFile, folder: Path, contents: BackupConten
         for blob in sorted(blobs.iterdir()) if blobs.is_dir() else []:
             if blob.is_file() and not blob.name.startswith("."):
                 archive.write(blob, f"sessions/{session_id}.blobs/{blob.name}")
+
+
+def _session_bytes(file: Path) -> bytes:
+    """A session file byte for byte or, while it has a journal (changes autosaved since
+    it was last written), the file and its journal as one file."""
+    if file.with_suffix(".journal").exists():
+        try:
+            return encode_session(read_with_journal(file).parts)
+        except Exception:  # damaged, newer: archived as it is, byte for byte
+            pass
+    return file.read_bytes()
 
 
 def _archived(session_id: str, data: bytes) -> ArchivedChat:

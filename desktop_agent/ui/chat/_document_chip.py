@@ -50,8 +50,10 @@ class DocumentPartView(QFrame):
         badge.setObjectName("statusChip")
         badge.setProperty("status", "done")
         badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        badge.setProperty("i18n_data", True)  # the file's type: "PDF", "DOCX"
         name = plain_label(self.part.name)
         name.setObjectName("senderName")
+        name.setProperty("i18n_data", True)  # the file's name
         pages = self.part.pages  # a plain name: lupdate skips a call whose n is an expression
         if pages > 1:
             text = QCoreApplication.translate(

@@ -67,6 +67,23 @@ RICH_INTERVAL_S = 0.05
 """Shortest time between two Markdown renders of a growing text (plain appends between)."""
 
 
+class _RenderCost:
+    """Seconds per character a document render takes (a running average), so a budgeted
+    update stops *before* a document that would overrun it, not after."""
+
+    per_char = 5e-6
+
+    @classmethod
+    def record(cls, chars: int, seconds: float) -> None:
+        if chars >= 200:
+            cls.per_char += (seconds / chars - cls.per_char) * 0.2
+
+    @classmethod
+    def over(cls, deadline: float | None, chars: int) -> bool:
+        """Whether rendering ``chars`` characters now would end past ``deadline``."""
+        return deadline is not None and time.perf_counter() + chars * cls.per_char > deadline
+
+
 def new_document(palette: ChatPalette, monospace: bool = False) -> QTextDocument:
     """An empty document for the chat pane."""
     doc = QTextDocument()
@@ -101,6 +118,10 @@ class _ChunkState:
     head: RenderedDoc | None = None
     tail_unit: Unit | None = None
     tail: RenderedDoc | None = None
+    ready_head: tuple[int, Unit | None, RenderedDoc | None] | None = None
+    """A new head rendered while the budget ran out before its tail: both are shown
+    together, at the next update (a head and a tail of different moments would show a
+    paragraph twice, or not at all, for a frame)."""
 
     def invalidate(self) -> None:
         """Make the next sync render again what plain appends have written into."""
@@ -257,20 +278,37 @@ class TextRender:
             )
             if not todo:
                 continue
-            if worked and deadline is not None and time.perf_counter() > deadline:
-                self.pending = True  # at least one chunk per call, so rendering progresses
+            if worked and _RenderCost.over(deadline, chunk.size):
+                self.pending = True  # at least one document per call: rendering progresses
                 break
-            self._render_state(state)
-            worked = changed = True
+            worked = True
+            if not self._render_state(state, deadline):
+                self.pending = True
+                break
+            changed = True
         return changed
 
-    def _render_state(self, state: _ChunkState) -> None:
+    def _render_state(self, state: _ChunkState, deadline: float | None = None) -> bool:
+        """Render what changed in the chunk; whether it is shown (``False``: the budget
+        ran out between its new head and its tail, which follow together next time)."""
         chunk = state.chunk
         last = chunk.units[-1] if chunk.units else None
         if state.units != len(chunk.units) or state.last_unit is not last:
-            state.units, state.last_unit = len(chunk.units), last
-            source = "".join(unit.source for unit in chunk.units)
-            state.head = self._render_doc(source, open_fence=False) if source else None
+            ready = state.ready_head
+            if ready is None or ready[0] != len(chunk.units) or ready[1] is not last:
+                source = "".join(unit.source for unit in chunk.units)
+                head = self._render_doc(source, open_fence=False) if source else None
+                if (
+                    ready is None  # split a chunk's work once, so it is shown in the end
+                    and chunk.tail is not None
+                    and state.tail_unit != chunk.tail
+                    and _RenderCost.over(deadline, len(chunk.tail.source))
+                ):
+                    state.ready_head = (len(chunk.units), last, head)
+                    return False
+                ready = (len(chunk.units), last, head)
+            state.units, state.last_unit, state.head = ready
+            state.ready_head = None
         if state.tail_unit != chunk.tail:
             tail = state.tail_unit = chunk.tail
             if tail is None:
@@ -278,12 +316,14 @@ class TextRender:
             else:
                 RENDER_STATS.tail_renders += 1
                 state.tail = self._render_doc(tail.source, open_fence=tail.kind == "code")
+        return True
 
     def _render_doc(self, source: str, open_fence: bool) -> RenderedDoc:
         # A fresh, detached document: styling an attached one would re-layout after every
         # cursor edit. It is laid out once at the view's width, then swapped in.
         RENDER_STATS.chunk_renders += 1
         RENDER_STATS.chars_rendered += len(source)
+        started = time.perf_counter()
         doc = new_document(self.styler.palette)
         rendered = RenderedDoc(doc)
         if self.plain:
@@ -298,6 +338,7 @@ class TextRender:
         if self._width > 0:
             doc.setTextWidth(self._width)
             doc.size()  # lay out now, detached
+        _RenderCost.record(len(source), time.perf_counter() - started)
         return rendered
 
     def plain_text(self) -> str:

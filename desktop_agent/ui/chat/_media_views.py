@@ -176,6 +176,7 @@ class ImageView(QFrame):
         """Show the image of ``block`` (an ``ImageBlock`` or a tool output image)."""
         super().__init__()
         self._ctx = ctx
+        self.setProperty("i18n_data", True)  # its tooltip names the image's source
         self.state = "loading"
         self.decoded_size = QSize()
         layout = QVBoxLayout(self)

@@ -154,6 +154,7 @@ class MessageRow(RowWidget):
         self.bubble = Bubble(self)
         self.bubble.setObjectName("bubble")
         self.bubble.setProperty("role", self.role)
+        self.bubble.setProperty("i18n_data", True)  # its tooltip: sender, time, figures
         self._column = QVBoxLayout(self.bubble)
         if self.role == "tool":
             self._column.setContentsMargins(0, 0, 0, 0)
@@ -184,6 +185,7 @@ class MessageRow(RowWidget):
         row.setSpacing(6)
         self.name_label = plain_label(msg.name, self.bubble)
         self.name_label.setObjectName("senderName")
+        self.name_label.setProperty("i18n_data", True)  # the sender's name
         row.addWidget(self.name_label)
         self.ending_mark = QLabel("", self.bubble)  # "interrupted", "cut off", ...
         self.ending_mark.setObjectName("endingMark")

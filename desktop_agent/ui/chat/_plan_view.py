@@ -60,6 +60,7 @@ class SubtaskLine(QWidget):
         self.mark.setFixedWidth(16)
         row.addWidget(self.mark)
         self.name = plain_label("", self)
+        self.name.setProperty("i18n_data", True)  # the subtask the model named
         self.name.setWordWrap(True)
         row.addWidget(self.name, 1)
         self.state = ""
@@ -116,6 +117,7 @@ class PlanRow(SpanningRow):
         row.addWidget(caption)
         self.name_label = plain_label("", header)
         self.name_label.setObjectName("senderName")
+        self.name_label.setProperty("i18n_data", True)  # the plan the model named
         self.name_label.setWordWrap(True)
         row.addWidget(self.name_label, 1)
         self.progress = QLabel(header)

@@ -118,6 +118,7 @@ class ShellOutputView(QWidget):
         self.empty = QLabel(QCoreApplication.translate("ShellOutputView", "No output."), self)
         self.empty.setObjectName("caption")
         self.note = plain_label("", self)
+        self.note.setProperty("i18n_data", True)  # what the tool said besides the streams
         self.note.setWordWrap(True)
         for widget in (self.stdout, self.stderr, self.empty, self.note):
             column.addWidget(widget)

@@ -8,6 +8,7 @@ chunks that changed.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
@@ -36,6 +37,8 @@ DOCUMENT_SPACING = 8
 THINKING_INDENT = 12
 RENDER_BUDGET_S = 0.006
 """Markdown rendering allowed per refresh of one block; the rest follows next frame."""
+SYNC_DEFER_SHARE = 0.5
+"""A render that took more than this share of its budget shows its documents next pass."""
 _SPARE_VIEWS = 2
 NEW_VIEWS_PER_SYNC = 2
 """Document views created per budgeted refresh (each costs about a millisecond, more with
@@ -114,6 +117,11 @@ class MarkdownView(QWidget):
         self.cap_bar: CapBar | None = None  # made when a text first exceeds the cap
         self._ideal: tuple[int, int] | None = None
         self._views_owed = False
+        self._sync_deferred = False
+        self._deferred_sync = QTimer(self)
+        self._deferred_sync.setSingleShot(True)
+        self._deferred_sync.setInterval(1)
+        self._deferred_sync.timeout.connect(self._show_deferred)
         self._view_ideals: list[tuple[tuple[object, int, int], int]] = []
         self._catch_up = QTimer(self)
         self._catch_up.setSingleShot(True)
@@ -159,8 +167,11 @@ class MarkdownView(QWidget):
         self._shown_chars = len(shown)
         bar_changed = self._show_cap_bar(len(shown), self._total)
         limit = None if budget is None else NEW_VIEWS_PER_SYNC
+        started = time.perf_counter()
         changed = self.text_render.update(shown, final, budget, self._width_hint, force=force)
-        if changed or self._views_owed:
+        if changed and self._defer_sync(started, budget):
+            changed = False
+        if changed or (self._views_owed and not self._sync_deferred):
             self._sync(limit)
         elif bar_changed:
             self._ideal = None
@@ -168,6 +179,28 @@ class MarkdownView(QWidget):
             self.updateGeometry()
         if self.text_render.stale and not self._catch_up.isActive():
             self._catch_up.start(max(1, math.ceil(self.text_render.rich_due_in() * 1000)))
+
+    def _defer_sync(self, started: float, budget: float | None) -> bool:
+        """Whether to show the new documents by a timer event of their own.
+
+        When rendering took most of the budget, the two halves of the work are then two
+        short stalls, not one long one. Never twice in a row (nor with views owed): a fast
+        stream cannot starve the view.
+        """
+        deferred, self._sync_deferred = self._sync_deferred, False
+        if budget is None or deferred or self._views_owed:
+            return False
+        if time.perf_counter() - started <= budget * SYNC_DEFER_SHARE:
+            return False
+        self._views_owed = self._sync_deferred = True
+        self._deferred_sync.start()
+        return True
+
+    def _show_deferred(self) -> None:
+        """Show the documents a budgeted render left for a pass of their own."""
+        if self._sync_deferred:
+            self._sync_deferred = False
+            self._sync(NEW_VIEWS_PER_SYNC)
 
     def render_now(self) -> None:
         """Render as Markdown what was shown as plain text (tests, demos)."""

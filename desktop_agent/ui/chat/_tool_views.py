@@ -106,6 +106,7 @@ class _Card(QFrame):
         row.addWidget(caption_label)
         self.name_label = plain_label(name, header)
         self.name_label.setObjectName("senderName")
+        self.name_label.setProperty("i18n_data", True)  # the tool's name
         row.addWidget(self.name_label)
         row.addStretch(1)
         self.chip = StatusChip(header)

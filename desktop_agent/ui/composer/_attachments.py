@@ -125,6 +125,8 @@ class AttachmentChip(QFrame):
         self.preview.setFixedSize(THUMB, THUMB)
         self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         name = QLabel(_elide(attachment.label))
+        name.setTextFormat(Qt.TextFormat.PlainText)  # a file's name
+        name.setProperty("i18n_data", True)
         name.setToolTip(str(attachment.path or attachment.label))
         self.remove_button = QToolButton()
         self.remove_button.setText("✕")

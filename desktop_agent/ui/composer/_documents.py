@@ -84,8 +84,10 @@ class DocumentChip(QFrame):
         self.badge.setObjectName("documentBadge")
         self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.badge.setFixedSize(40, 40)
+        self.badge.setProperty("i18n_data", True)  # the file's type: "PDF", "DOCX"
         self.name = QToolButton()
         self.name.setText(_elide(path.name))
+        self.name.setProperty("i18n_data", True)  # the file's name (its tooltip: the path)
         self.name.setAutoRaise(True)
         hint = QCoreApplication.translate(
             "DocumentChip", "Click to preview the text sent to the model"

@@ -1,8 +1,9 @@
 """Settings → Parameters: what every chat request sends besides the temperature.
 
 A :class:`SettingsPage` editing ``max_output_tokens``, ``top_p``, ``reasoning_effort``,
-``context_budget`` and ``stream``. Unset values are not sent at all (the server's defaults apply), so servers
-that do not know a parameter are not bothered with it.
+``context_budget`` and ``stream``. Unset values are not sent at all (the server's defaults
+apply), so servers that do not know a parameter are not bothered with it. The context
+budget is not sent: attached documents are checked against it in the composer.
 """
 
 from __future__ import annotations

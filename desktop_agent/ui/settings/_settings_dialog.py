@@ -328,7 +328,8 @@ def saved_providers_text(settings: Settings) -> str:
     if not settings.providers:
         return ""
     default = settings.active_preset()
-    listed, hidden = [], []
+    listed: list[str] = []
+    hidden: list[str] = []
     for preset in settings.providers:
         name = preset.name
         if default is not None and preset.name == default.name:

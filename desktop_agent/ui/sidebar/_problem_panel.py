@@ -30,6 +30,7 @@ class SessionProblemPanel(QWidget):
         self.heading.setObjectName("firstRunTitle")
         self.heading.setWordWrap(True)
         self.title = QLabel()
+        self.title.setProperty("i18n_data", True)  # the session's title
         self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message = QLabel()

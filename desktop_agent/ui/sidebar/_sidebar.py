@@ -217,6 +217,7 @@ class Sidebar(QFrame):
     def _make_list(self) -> SessionListView:
         view = SessionListView()
         view.setObjectName("sessionList")
+        view.setProperty("i18n_data", True)  # chat titles
         view.setModel(self.model)
         view.setItemDelegate(SessionDelegate(view))
         view.setUniformItemSizes(False)

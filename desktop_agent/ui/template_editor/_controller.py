@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QWidget
 from desktop_agent.ui._qt_async import TaskSet
 
 if TYPE_CHECKING:
-    from desktop_agent.ui.template_editor._window import TemplateEditorWindow
     from desktop_agent.app import ChatService
     from desktop_agent.context import ContextConfig, InputModule
+    from desktop_agent.ui.template_editor._window import TemplateEditorWindow
 
 
 class TemplateEditorController(QObject):

@@ -36,6 +36,14 @@ from desktop_agent.app._assistants import Assistant, AssistantLibrary
 from desktop_agent.app._tool_selection import DESKTOP_TOOLS
 
 DEFAULT_TEMPERATURE = QT_TRANSLATE_NOOP("AssistantEditor", "Chat default")
+TOOL_LABELS = {
+    "get_current_datetime": QT_TRANSLATE_NOOP("AssistantEditor", "Date and time"),
+    "calculate": QT_TRANSLATE_NOOP("AssistantEditor", "Calculator"),
+    "read_text_file": QT_TRANSLATE_NOOP("AssistantEditor", "Read files"),
+    "write_text_file": QT_TRANSLATE_NOOP("AssistantEditor", "Write files"),
+    "execute_python_code": QT_TRANSLATE_NOOP("AssistantEditor", "Run Python code"),
+    "execute_shell_command": QT_TRANSLATE_NOOP("AssistantEditor", "Run shell commands"),
+}
 
 
 class AssistantEditor(QDialog):
@@ -64,6 +72,7 @@ class AssistantEditor(QDialog):
         self.resize(800, 560)
         self.library = library
         self.list = QListWidget()
+        self.list.setProperty("i18n_data", True)  # the assistants' names
         self.list.setMaximumWidth(220)
         self.name = QLineEdit()
         self.icon = QLineEdit()
@@ -84,7 +93,7 @@ class AssistantEditor(QDialog):
         self.tools = QCheckBox(
             QCoreApplication.translate("AssistantEditor", "Offer tools to the model")
         )
-        self.tool_boxes = {name: QCheckBox(name) for name in DESKTOP_TOOLS}
+        self.tool_boxes = {name: _tool_box(name) for name in DESKTOP_TOOLS}
         self.server_boxes = {
             name: QCheckBox(
                 QCoreApplication.translate("AssistantEditor", "MCP: {name}").format(name=name)
@@ -314,12 +323,17 @@ class AssistantEditor(QDialog):
 
     def _show_templates(self, current: str) -> None:
         self.template.clear()
-        self.template.addItem(
-            QCoreApplication.translate("AssistantEditor", "The chat's (default template)"), ""
-        )
+        self.template.addItem(QCoreApplication.translate("AssistantEditor", "Default template"), "")
         names = list(self._templates)
         if current and current not in names:
             names.append(current)  # named by the assistant, not saved (any more)
         for name in names:
             self.template.addItem(name, name)
         self.template.setCurrentIndex(max(0, self.template.findData(current)))
+
+
+def _tool_box(name: str) -> QCheckBox:
+    """A desktop tool's checkbox: what it does, its name on hover."""
+    box = QCheckBox(QCoreApplication.translate("AssistantEditor", str(TOOL_LABELS.get(name, name))))
+    box.setToolTip(name)
+    return box

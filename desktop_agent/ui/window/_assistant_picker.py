@@ -58,7 +58,7 @@ class AssistantPicker(QComboBox):
 
 
 class AssistantMenu(QMenu):
-    """"Start with…": the assistants for a new chat, the default one active (Enter).
+    """The assistants to start a new chat with; the default one active (Enter).
 
     Signals:
         chosen(str): An assistant's id.

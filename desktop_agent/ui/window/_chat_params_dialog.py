@@ -1,12 +1,13 @@
-"""The chat header's "Parameters" button: this chat's temperature, max output tokens,
-top_p, reasoning effort and streaming, over the defaults of Settings → Parameters."""
+"""The chat header's "Parameters" button (Ctrl+Shift+P): this chat's temperature, max
+output tokens, top_p, reasoning effort, context budget and streaming, over the defaults of
+Settings → Parameters. They are saved in the chat's session (its setup)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -107,9 +108,11 @@ def params_button(parent: QWidget | None = None) -> QToolButton:
     button.setObjectName("chatParams")
     button.setText(QCoreApplication.translate("ChatParamsDialog", "Parameters"))
     button.setAutoRaise(True)
+    button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a Tab stop (window.tab_stops)
     button.setToolTip(
         QCoreApplication.translate(
-            "ChatParamsDialog", "Temperature, max output tokens, … of this chat"
+            "ChatParamsDialog",
+            "Temperature, max output tokens, context budget, … of this chat (Ctrl+Shift+P)",
         )
     )
     return button

@@ -6,11 +6,12 @@ the same way (with a settings path, an environment and local-server ports of the
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QDialog
 from shiboken6 import isValid
@@ -38,6 +39,8 @@ from desktop_agent.app._model_choice import MODELS_FILE, ModelChoice
 from desktop_agent.app._providers import LOCAL_SERVERS, configured_providers
 from desktop_agent.app._session_switcher import ActiveSessionChanged
 from desktop_agent.app._transcription import provider_transcriber
+from desktop_agent.ui._i18n import install_language
+from desktop_agent.ui._qt_async import TaskSet
 from desktop_agent.ui.chat import ChatView
 from desktop_agent.ui.export import ExportController
 from desktop_agent.ui.permissions import PermissionController
@@ -46,8 +49,6 @@ from desktop_agent.ui.settings._agent_page import AGENT_PAGE_TITLE
 from desktop_agent.ui.settings._parameters_page import PARAMETERS_PAGE_TITLE, ParametersPage
 from desktop_agent.ui.sidebar import SessionsController
 from desktop_agent.ui.template_editor import TemplateEditorController
-from desktop_agent.ui._i18n import install_language
-from desktop_agent.ui._qt_async import TaskSet
 from desktop_agent.ui.theme import apply_theme, resolve_dark
 from desktop_agent.ui.window._assistant_picker import AssistantController
 from desktop_agent.ui.window._chat_controller import ChatController, describe_state
@@ -238,9 +239,9 @@ class DesktopApp(QObject):
     def _on_session_params(self, event: object) -> None:
         if isinstance(event, ActiveSessionChanged):
             created = event.session_id is not None and event.summary is None
-            if event.session_id is not None and not created:
-                if self.chat_params.migrate(event.session_id):
-                    self._save_chat()
+            opened = event.session_id is not None and not created
+            if opened and self.chat_params.migrate(str(event.session_id)):
+                self._save_chat()
             if not created:
                 self._reconfigure_chat()
 
@@ -284,6 +285,9 @@ class DesktopApp(QObject):
         hints = QGuiApplication.styleHints()
         if hints is not None:
             hints.colorSchemeChanged.connect(self._on_color_scheme)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.applicationStateChanged.connect(self._on_application_state)
 
     def _focus_composer_after(self, dialog: QDialog) -> None:
         """When ``dialog`` closes, typing goes to the message field again."""
@@ -311,6 +315,17 @@ class DesktopApp(QObject):
             QCoreApplication.translate("DesktopApp", "No answer to copy yet")
         )
         return False
+
+    def _on_application_state(self, state: Qt.ApplicationState) -> None:
+        """The user went to another app: a good moment to fold the session's journal into
+        its file (a whole rewrite, which would stall a busy window a little)."""
+        if state == Qt.ApplicationState.ApplicationActive:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # Qt delivering it after the loop ended
+            return
+        self._tasks.spawn(self.sessions.switcher.checkpoint(), "session-checkpoint")
 
     def _on_color_scheme(self, _scheme: object) -> None:
         if self.settings.settings.theme == "system":

@@ -88,6 +88,14 @@ class MainWindow(QMainWindow):
         self.shortcuts.connect("settings", self.sidebar.settings_requested.emit)
         self.shortcuts.connect("search", self.focus_search)
         self.shortcuts.connect("shortcuts", self.toggle_shortcut_overlay)
+        self.shortcuts.connect("model_picker", self.model_picker.open_list)
+        self.shortcuts.connect("assistant_picker", self.open_assistant_picker)
+        self.shortcuts.connect("chat_params", self.params_button.click)
+
+    def open_assistant_picker(self) -> None:
+        """Ctrl+Shift+A: the chat's assistants, the list open and focused."""
+        self.assistant_picker.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.assistant_picker.showPopup()
 
     def focus_composer(self) -> None:
         """Put the keyboard focus in the message field (after a dialog, Stop, a file pick)."""
@@ -104,8 +112,9 @@ class MainWindow(QMainWindow):
         self.shortcut_overlay.toggle(self.shortcuts.listed())
 
     def tab_stops(self) -> list[QWidget]:
-        """Where Tab goes, in order: composer, Send, the chat (its list, then the buttons of
-        the visible messages top to bottom), the sidebar. Message rows come and go as the
+        """Where Tab goes, in order: composer, Send, the chat header (assistant, model,
+        parameters), the chat (its list, then the buttons of the visible messages top to
+        bottom), the sidebar. Message rows come and go as the
         chat scrolls, so the order is computed when Tab is pressed, not fixed at creation."""
         chat: list[QWidget] = []
         chat_list = self.chat_view.focusProxy() or self.chat_view
@@ -121,7 +130,8 @@ class MainWindow(QMainWindow):
         sidebar.sort(
             key=lambda w: (w.mapTo(self.sidebar, QPoint()).y(), w.mapTo(self.sidebar, QPoint()).x())
         )
-        stops = [*composer, *chat, *sidebar, *self._page_stops()]
+        header = [self.assistant_picker, self.model_picker, self.params_button]
+        stops = [*composer, *header, *chat, *sidebar, *self._page_stops()]
         return [w for w in stops if w.isVisible() and w.isEnabled()]
 
     def _page_stops(self) -> list[QWidget]:

@@ -72,7 +72,10 @@ class ModelPopup(QFrame):
         self.search.setPlaceholderText(QCoreApplication.translate("ModelPopup", "Search models…"))
         self.search.setClearButtonEnabled(True)
         self.list = QListWidget(self)
+        self.list.setProperty("i18n_data", True)  # model and provider names
         self.list.setMinimumSize(340, 300)
+        self.list.setWordWrap(True)  # a provider's error line wraps instead of scrolling
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.search)
@@ -171,6 +174,7 @@ class ModelPicker(QToolButton):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("modelPicker")
+        self.setProperty("i18n_data", True)  # its text is a model's name
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.setAutoRaise(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a Tab stop (window.tab_stops)

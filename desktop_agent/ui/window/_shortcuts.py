@@ -66,6 +66,21 @@ SHORTCUTS: list[Shortcut] = [
         bound=False,
     ),
     Shortcut(("Ctrl+N",), QT_TRANSLATE_NOOP("ShortcutOverlay", "New chat"), "new_chat"),
+    Shortcut(
+        ("Ctrl+Shift+L",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Choose the chat's model"),
+        "model_picker",
+    ),
+    Shortcut(
+        ("Ctrl+Shift+A",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Choose the chat's assistant"),
+        "assistant_picker",
+    ),
+    Shortcut(
+        ("Ctrl+Shift+P",),
+        QT_TRANSLATE_NOOP("ShortcutOverlay", "Parameters of this chat"),
+        "chat_params",
+    ),
     Shortcut(("Ctrl+F", "Ctrl+K"), QT_TRANSLATE_NOOP("ShortcutOverlay", "Search chats"), "search"),
     Shortcut(
         ("Ctrl+Shift+C",),

@@ -16,6 +16,7 @@ class StatusLine(QWidget):
         self.setObjectName("statusLine")
         self.model_label = QLabel(QCoreApplication.translate("StatusLine", "No model"))
         self.model_label.setTextFormat(Qt.TextFormat.PlainText)  # a name a server listed
+        self.model_label.setProperty("i18n_data", True)
         self.usage_label = QLabel("")
         self.state_label = QLabel("")
         layout = QHBoxLayout(self)

@@ -29,6 +29,7 @@ class TrashPreview(QWidget):
         self.chat_view = ChatView(self.conversation)
         self.title = plain_label("")
         self.title.setObjectName("trashTitle")
+        self.title.setProperty("i18n_data", True)  # the chat's title
         note = QLabel(
             QCoreApplication.translate(
                 "TrashPreview", "In the Trash · read-only. Restore it to continue the chat."

@@ -40,14 +40,14 @@ async def main(root: str, session_id: str | None) -> None:
         for _ in range(random.randint(1, 4)):
             reply.content = f"{reply.content}word "
             autosaver.changed(unfinished_reply=reply)
-            await asyncio.sleep(random.uniform(0.001, 0.02))
+            await asyncio.sleep(random.uniform(0.0005, 0.005))
         reply.content = f"m{len(memory.content)}"
         await add(memory, autosaver, "assistant", reply)
         if rounds % 3 == 0:
             count = len(memory.content)
             await autosaver.flush()
             print(f"durable {count}", flush=True)
-        if rounds % 10 == 0:
+        if rounds % 25 == 0:
             await asyncio.sleep(random.uniform(0.1, 0.4))  # idle: a checkpoint may start
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import shutil
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from desktop_agent.app import AgentState
+from desktop_agent.app._settings import Settings, save_settings
 from desktop_agent.app.library import Autosaver, SessionLibrary
 from desktop_agent.app.library._journal import read_with_journal
+from desktop_agent.app.transfer import write_backup
 from desktop_agent.message import Msg
 from desktop_agent.session import JSONSession
 
@@ -20,9 +23,7 @@ class Open:
 
     def __init__(self, root: Path, session_id: str, state: AgentState, library: SessionLibrary):
         self.root, self.session_id, self.state, self.library = root, session_id, state, library
-        self.autosaver = Autosaver(
-            library, session_id, {"agent": state}, checkpoint_after=3600.0
-        )
+        self.autosaver = Autosaver(library, session_id, {"agent": state}, checkpoint_after=3600.0)
 
     @classmethod
     async def create(cls, root: Path) -> Open:
@@ -228,3 +229,15 @@ async def test_a_copied_session_folder_opens_with_its_journal(tmp_path: Path) ->
     await session.crash()
     shutil.copytree(tmp_path / "a", tmp_path / "b")
     assert await reopened_texts(tmp_path / "b", session.session_id) == ["one"]
+
+
+async def test_a_backup_holds_journaled_messages(tmp_path: Path) -> None:
+    session = await Open.create(tmp_path / "a")
+    await session.say("backed up", "yes")
+    await session.crash()
+    settings = tmp_path / "settings.json"
+    save_settings(Settings(), settings)
+    written = await write_backup(session.library, tmp_path / "b.zip", settings_file=settings)
+    with zipfile.ZipFile(written.path) as archive:
+        parts = orjson.loads(archive.read(f"sessions/{session.session_id}.json"))
+    assert texts_in(parts) == ["backed up", "yes"]

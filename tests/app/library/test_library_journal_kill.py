@@ -61,7 +61,9 @@ async def test_kill_9_at_random_moments_loses_nothing_that_was_saved(tmp_path: P
         session_id, lines = await asyncio.to_thread(
             run_and_kill, tmp_path, session_id, chance.uniform(0.3, 1.2)
         )
-        durable = max((int(line.split()[1]) for line in lines if line.startswith("durable")), default=0)
+        durable = max(
+            (int(line.split()[1]) for line in lines if line.startswith("durable")), default=0
+        )
         texts = await opened_texts(tmp_path, session_id)
         assert texts == [f"m{n}" for n in range(len(texts))]  # an unbroken run
         assert len(texts) >= durable

@@ -63,12 +63,16 @@ def test_a_local_one_says_no_key_is_needed(qtbot: QtBot) -> None:
 def test_a_found_provider_is_named_by_its_url_not_the_first_preset(qtbot: QtBot) -> None:
     from desktop_agent.app import Provider
 
-    loopback = Provider("Environment", "http://127.0.0.1:5555/v1", "m", SecretStr(""), "environment")
+    loopback = Provider(
+        "Environment", "http://127.0.0.1:5555/v1", "m", SecretStr(""), "environment"
+    )
     dialog = SettingsDialog(Settings(), loopback)
     qtbot.addWidget(dialog)
     assert dialog.preset.currentText() == "Custom"  # not "OpenAI"
     assert dialog.base_url.text() == "http://127.0.0.1:5555/v1"
-    openai = Provider("Environment", "https://api.openai.com/v1/", "m", SecretStr(""), "environment")
+    openai = Provider(
+        "Environment", "https://api.openai.com/v1/", "m", SecretStr(""), "environment"
+    )
     dialog = SettingsDialog(Settings(), openai)
     qtbot.addWidget(dialog)
     assert dialog.preset.currentText() == "OpenAI"
