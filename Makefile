@@ -10,19 +10,23 @@ RUN_STAMP := $(VENV)/.installed-run-stamp
 # backend, silenced for the install only).
 PIP := PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --disable-pip-version-check --root-user-action=ignore
 
-.PHONY: setup setup-run system-deps test-system-deps run test lint format bench package clean
+.PHONY: setup setup-run system-deps test-system-deps translations run test lint format bench package clean
 
 # Everything for tests, lint and benchmarks (the validators of tests/packaging included).
-setup: test-system-deps $(STAMP)
+setup: test-system-deps $(STAMP) translations
 
 # What running needs, nothing more (`make run`).
-setup-run: system-deps $(RUN_STAMP)
+setup-run: system-deps $(RUN_STAMP) translations
 
 system-deps:
 	@bash scripts/install-system-deps.sh
 
 test-system-deps:
 	@bash scripts/install-system-deps.sh --test
+
+# The window's translations: translations/*.ts compiled to resources/i18n/*.qm (git-ignored).
+translations: $(RUN_STAMP)
+	@$(BIN)/python scripts/i18n.py release >/dev/null
 
 $(VENV)/bin/python:
 	$(PY) -m venv $(VENV)

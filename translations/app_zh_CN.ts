@@ -127,6 +127,26 @@
     <context>
         <name>ImportReport</name>
         <message>
+            <source>it has no message tree ('mapping')</source>
+            <translation>其中没有消息树（'mapping'）</translation>
+        </message>
+        <message>
+            <source>its message tree is broken (a parent is missing or it loops)</source>
+            <translation>其消息树已损坏（缺少父节点或存在循环）</translation>
+        </message>
+        <message>
+            <source>it has no visible messages</source>
+            <translation>其中没有可显示的消息</translation>
+        </message>
+        <message>
+            <source>{count} messages on other branches left out (versions are not kept yet)</source>
+            <translation>其他分支上的 {count} 条消息未导入（暂不保留版本）</translation>
+        </message>
+        <message>
+            <source>{count} images left out (the export holds only pointers to them)</source>
+            <translation>{count} 张图片未导入（导出文件只包含指向它们的链接）</translation>
+        </message>
+        <message>
             <source>{file}: not imported: {reason}.</source>
             <translation>{file}：未导入：{reason}。</translation>
         </message>
@@ -149,6 +169,66 @@
             <translation>{item}：已跳过：{reason}</translation>
         </message>
         <message>
+            <source>it is {size}, more than the {limit} an import reads</source>
+            <translation>文件大小为 {size}，超过了导入可读取的 {limit}</translation>
+        </message>
+        <message>
+            <source>it is a desktop-agent backup: use Settings → Data → Restore…</source>
+            <translation>这是 desktop-agent 备份：请使用“设置 → 数据 → 恢复…”</translation>
+        </message>
+        <message>
+            <source>it is a ZIP archive without a conversations.json</source>
+            <translation>这是一个不含 conversations.json 的 ZIP 压缩包</translation>
+        </message>
+        <message>
+            <source>its conversations.json is larger than {limit}</source>
+            <translation>其中的 conversations.json 大于 {limit}</translation>
+        </message>
+        <message>
+            <source>it is not JSON (not UTF-8 text)</source>
+            <translation>不是 JSON（不是 UTF-8 文本）</translation>
+        </message>
+        <message>
+            <source>it is empty</source>
+            <translation>文件是空的</translation>
+        </message>
+        <message>
+            <source>it is not JSON (extra data after the value)</source>
+            <translation>不是 JSON（值后面还有多余的数据）</translation>
+        </message>
+        <message>
+            <source>it is not JSON ({error})</source>
+            <translation>不是 JSON（{error}）</translation>
+        </message>
+        <message>
+            <source>its JSON nests too deeply to be read</source>
+            <translation>其 JSON 嵌套太深，无法读取</translation>
+        </message>
+        <message>
+            <source>it is not JSON (the array is not closed: the file is cut short)</source>
+            <translation>不是 JSON（数组没有闭合：文件不完整）</translation>
+        </message>
+        <message>
+            <source>it is not JSON (expected ',' between the array's items)</source>
+            <translation>不是 JSON（数组元素之间应有 ','）</translation>
+        </message>
+        <message>
+            <source>it is JSON, but not a desktop-agent export, an AgentScope session file or a ChatGPT conversations.json</source>
+            <translation>是 JSON，但不是 desktop-agent 导出文件、AgentScope 会话文件或 ChatGPT 的 conversations.json</translation>
+        </message>
+        <message>
+            <source>its schema_version is missing or invalid</source>
+            <translation>其 schema_version 缺失或无效</translation>
+        </message>
+        <message>
+            <source>it was made by a newer desktop-agent (export schema {version}; this version reads up to {supported}): update the app to import it</source>
+            <translation>它由更新版本的 desktop-agent 生成（导出格式 {version}；当前版本最高只能读取 {supported}）：请更新应用后再导入</translation>
+        </message>
+        <message>
+            <source>its 'conversations' is not a list</source>
+            <translation>其 'conversations' 不是列表</translation>
+        </message>
+        <message>
             <source>desktop-agent export</source>
             <translation>desktop-agent 导出文件</translation>
         </message>
@@ -157,12 +237,20 @@
             <translation>AgentScope 会话文件</translation>
         </message>
         <message>
+            <source>it is a session saved by a newer desktop-agent (format {version}): update the app to import it</source>
+            <translation>这是由更新版本的 desktop-agent 保存的对话（格式 {version}）：请更新应用后再导入</translation>
+        </message>
+        <message>
             <source>desktop-agent session file</source>
             <translation>desktop-agent 会话文件</translation>
         </message>
         <message>
             <source>ChatGPT export</source>
             <translation>ChatGPT 导出文件</translation>
+        </message>
+        <message>
+            <source>it cannot be read ({error})</source>
+            <translation>无法读取（{error}）</translation>
         </message>
     </context>
     <context>
@@ -307,6 +395,10 @@
             <translation>端口 {port} 上的 {server} 需要 API 密钥：请在设置中填写（基础 URL {url}）。</translation>
         </message>
         <message>
+            <source>Environment</source>
+            <translation>环境变量</translation>
+        </message>
+        <message>
             <source>The base URL must start with http:// or https:// (got {url}).</source>
             <translation>基础 URL 必须以 http:// 或 https:// 开头（当前为 {url}）。</translation>
         </message>
@@ -397,6 +489,17 @@
         <message>
             <source>This reply was cut short: the app closed while it was being written. What had arrived is kept above.</source>
             <translation>这条回复被中断了：应用在生成过程中关闭。已收到的内容保留在上方。</translation>
+        </message>
+    </context>
+    <context>
+        <name>TemplateLibrary</name>
+        <message>
+            <source>No saved template named {name} in {folder}.</source>
+            <translation>在 {folder} 中没有名为 {name} 的已保存模板。</translation>
+        </message>
+        <message>
+            <source>Invalid template name {name}: use 1-100 printable characters, without / \ : * ? " &lt; &gt; |, not starting with a dot or a blank.</source>
+            <translation>模板名称 {name} 无效：请使用 1-100 个可打印字符，不含 / \ : * ? " &lt; &gt; |，且不以点或空格开头。</translation>
         </message>
     </context>
     <context>

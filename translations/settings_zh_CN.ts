@@ -505,6 +505,49 @@
         </message>
     </context>
     <context>
+        <name>KnownNames</name>
+        <message>
+            <source>The agent's name (passed by the agent; "Assistant" otherwise).</source>
+            <translation>智能体的名称（由智能体传入；否则为“Assistant”）。</translation>
+        </message>
+        <message>
+            <source>The conversation: the messages themselves when alone in a module, else lines.</source>
+            <translation>对话内容：单独位于一个模块中时为消息本身，否则为逐行文本。</translation>
+        </message>
+        <message>
+            <source>The local date and time, e.g. "Monday, 2025-09-01 14:30 CEST".</source>
+            <translation>本地日期和时间，例如“Monday, 2025-09-01 14:30 CEST”。</translation>
+        </message>
+        <message>
+            <source>The text of the current user message.</source>
+            <translation>当前用户消息的文本。</translation>
+        </message>
+        <message>
+            <source>Retrieved knowledge for this input (empty unless passed or registered).</source>
+            <translation>为本次输入检索到的知识（未传入或注册时为空）。</translation>
+        </message>
+        <message>
+            <source>Long-term memories recalled for this input (empty unless passed or registered).</source>
+            <translation>为本次输入召回的长期记忆（未传入或注册时为空）。</translation>
+        </message>
+        <message>
+            <source>Recent dialogue from the short-term memory, as "name: text" lines.</source>
+            <translation>短期记忆中的近期对话，每行格式为“名称: 文本”。</translation>
+        </message>
+        <message>
+            <source>The agent's system prompt (passed by the agent; empty otherwise).</source>
+            <translation>智能体的系统提示词（由智能体传入；否则为空）。</translation>
+        </message>
+        <message>
+            <source>Include the module when its variable content is not blank.</source>
+            <translation>当模块的变量内容不为空时纳入该模块。</translation>
+        </message>
+        <message>
+            <source>Include the module when its variable content shares a meaningful word with the input.</source>
+            <translation>当模块的变量内容与输入有共同的有意义词语时纳入该模块。</translation>
+        </message>
+    </context>
+    <context>
         <name>ModuleForm</name>
         <message>
             <source>Instructions and context for the model</source>

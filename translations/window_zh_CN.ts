@@ -8,6 +8,30 @@
             <translation>跟随对话</translation>
         </message>
         <message>
+            <source>Date and time</source>
+            <translation>日期和时间</translation>
+        </message>
+        <message>
+            <source>Calculator</source>
+            <translation>计算器</translation>
+        </message>
+        <message>
+            <source>Read files</source>
+            <translation>读取文件</translation>
+        </message>
+        <message>
+            <source>Write files</source>
+            <translation>写入文件</translation>
+        </message>
+        <message>
+            <source>Run Python code</source>
+            <translation>运行 Python 代码</translation>
+        </message>
+        <message>
+            <source>Run shell commands</source>
+            <translation>运行 shell 命令</translation>
+        </message>
+        <message>
             <source>Assistants</source>
             <translation>助手</translation>
         </message>
@@ -124,8 +148,12 @@
             <translation>导出助手</translation>
         </message>
         <message>
-            <source>The chat's (default template)</source>
-            <translation>跟随对话（默认模板）</translation>
+            <source>Default template</source>
+            <translation>默认模板</translation>
+        </message>
+        <message>
+            <source>Tool: {name}</source>
+            <translation>工具：{name}</translation>
         </message>
     </context>
     <context>
@@ -215,8 +243,8 @@
             <translation>参数</translation>
         </message>
         <message>
-            <source>Temperature, max output tokens, … of this chat</source>
-            <translation>本对话的温度、最大输出 token 数等</translation>
+            <source>Temperature, max output tokens, context budget, … of this chat (Ctrl+Shift+P)</source>
+            <translation>本对话的温度、最大输出 token 数、上下文预算等（Ctrl+Shift+P）</translation>
         </message>
     </context>
     <context>
@@ -577,6 +605,22 @@
         <message>
             <source>New chat</source>
             <translation>新建对话</translation>
+        </message>
+        <message>
+            <source>Choose the chat's model</source>
+            <translation>选择对话的模型</translation>
+        </message>
+        <message>
+            <source>Choose the chat's assistant</source>
+            <translation>选择对话的助手</translation>
+        </message>
+        <message>
+            <source>Parameters of this chat</source>
+            <translation>本对话的参数</translation>
+        </message>
+        <message>
+            <source>Find in this chat</source>
+            <translation>在本对话中查找</translation>
         </message>
         <message>
             <source>Search chats</source>

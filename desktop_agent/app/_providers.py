@@ -190,7 +190,11 @@ def provider_from_environment(environ: Mapping[str, str]) -> Provider | None:
         return None
     model = environ.get("DESKTOP_AGENT_MODEL", "").strip() or DEFAULT_OPENAI_MODEL
     return Provider(
-        "Environment", base_url or DEFAULT_OPENAI_BASE_URL, model, SecretStr(key), "environment"
+        translate("ProviderDiscovery", "Environment"),
+        base_url or DEFAULT_OPENAI_BASE_URL,
+        model,
+        SecretStr(key),
+        "environment",
     )
 
 

@@ -203,7 +203,7 @@ class TrackedList(list[_Entry]):
             if step == 1:
                 value = list(value)
                 same, limit = 0, min(max(stop - start, 0), len(value))
-                while same < limit and self[start + same] is value[same]:
+                while same < limit and _same(self[start + same], value[same]):
                     same += 1  # a delete rewrites the list: only what differs changed
                 self._touch(start + same)
             else:
@@ -224,3 +224,9 @@ class TrackedList(list[_Entry]):
         self._touch(0)
         super().__imul__(count)
         return self
+
+
+def _same(old: _Entry, new: _Entry) -> bool:
+    """Whether an entry is the same message with the same marks (a delete rebuilds the
+    entries' tuples around the same objects)."""
+    return old is new or (old[0] is new[0] and old[1] is new[1])

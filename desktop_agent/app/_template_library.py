@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from desktop_agent._i18n import translate
 from desktop_agent.app.library import data_root
 from desktop_agent.context import ContextConfig, ContextConfigError
 from desktop_agent.context._config import json_path, read_config_file
@@ -124,7 +125,11 @@ class TemplateLibrary:
         """
         path = self.path_of(name)
         if not path.is_file():
-            raise FileNotFoundError(f"No saved template named {name!r} in {self.folder}.")
+            raise FileNotFoundError(
+                translate("TemplateLibrary", "No saved template named {name} in {folder}.").format(
+                    name=repr(name), folder=self.folder
+                )
+            )
         path.unlink()
 
 
@@ -149,8 +154,11 @@ def check_template_name(name: object) -> str:
     """
     if not is_template_name(name):
         raise ValueError(
-            f"Invalid template name {name!r}: use 1-100 printable characters, without "
-            '/ \\ : * ? " < > |, not starting with a dot or a blank.'
+            translate(
+                "TemplateLibrary",
+                "Invalid template name {name}: use 1-100 printable characters, without "
+                '/ \\ : * ? " < > |, not starting with a dot or a blank.',
+            ).format(name=repr(name))
         )
     assert isinstance(name, str)
     return name

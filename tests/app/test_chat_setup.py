@@ -14,20 +14,20 @@ from desktop_agent.app._assistants import Assistant, AssistantLibrary
 from desktop_agent.app._chat_setup import ChatSetup
 from desktop_agent.app._model_choice import ModelChoice
 from desktop_agent.app._tool_selection import DESKTOP_TOOLS, ToolSelection
-from desktop_agent.tool import Toolkit, register_desktop_tools
+from desktop_agent.tool import Toolkit, ToolResponse, register_desktop_tools
 
 
 def _toolkit() -> Toolkit:
     toolkit = Toolkit()
     register_desktop_tools(toolkit)
 
-    async def search_issues(query: str) -> str:
+    async def search_issues(query: str) -> ToolResponse:
         """Search.
 
         Args:
             query: What to look for.
         """
-        return query
+        return ToolResponse(content=[{"type": "text", "text": query}])
 
     toolkit.register_tool_function(search_issues)
     toolkit.tools["search_issues"].mcp_name = "github"
@@ -107,3 +107,29 @@ def test_a_model_of_another_provider_uses_that_provider(tmp_path: Path) -> None:
     again.providers = lambda: [default]  # Beta removed from Settings: the default again
     assert again.apply(default) == default
     assert again.chosen_provider == ""
+
+
+async def test_the_setup_travels_in_a_backup(tmp_path: Path) -> None:
+    from desktop_agent.app.library import SessionLibrary
+    from desktop_agent.app.transfer import restore_backup, write_backup
+
+    library = SessionLibrary(tmp_path / "here")
+    state = AgentState("prompt")
+    state.setup.provider, state.setup.assistant = "Groq", "coder"
+    state.setup.params = {"context_budget": 32_000}
+    session_id = await library.create(model="m")
+    await library.save(session_id, agent=state, chat=state.setup)
+    await library.close_all()
+    await write_backup(library, tmp_path / "backup.zip")
+    elsewhere = SessionLibrary(tmp_path / "there")
+    await restore_backup(elsewhere, tmp_path / "backup.zip")
+    parts = await elsewhere.read_parts(session_id)
+    assert parts["chat"] == {
+        "provider": "Groq",
+        "assistant": "coder",
+        "params": {"context_budget": 32_000},
+    }
+    loaded = AgentState("")
+    await elsewhere.load(session_id, agent=loaded, chat=loaded.setup)
+    assert loaded.setup.assistant == "coder"
+    await elsewhere.close_all()

@@ -16,7 +16,8 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from desktop_agent.app.library._files import NewerSchemaError, read_session_file
+from desktop_agent.app.library._files import NewerSchemaError
+from desktop_agent.app.library._journal import read_with_journal
 from desktop_agent.app.library._meta import find_conversation, message_dict
 from desktop_agent.app.library._paths import SessionPaths
 from desktop_agent.app.library._scan import content_text
@@ -84,7 +85,7 @@ def _session_text(paths: SessionPaths, session_id: str) -> bytes | None:
 
 def _rebuild_text(session_path: Path, text_path: Path) -> bytes | None:
     try:
-        text = encode_text(conversation_text(read_session_file(session_path).parts))
+        text = encode_text(conversation_text(read_with_journal(session_path).parts))
     except (OSError, ValueError, NewerSchemaError):  # such a session has no content hits
         return None
     with contextlib.suppress(OSError):

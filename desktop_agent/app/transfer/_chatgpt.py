@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from desktop_agent._i18n import translate
 from desktop_agent.app._agent_state import AGENT_NAME
 
 _HIDDEN_TYPES = frozenset({"user_editable_context", "model_editable_context"})
@@ -33,11 +34,13 @@ def looks_like_chatgpt(value: Any) -> bool:
 def chatgpt_conversation(item: Any) -> _Converted | str:
     """``(meta, parts, notes)`` for one ChatGPT conversation, or why it is skipped."""
     if not isinstance(item, dict) or not isinstance(item.get("mapping"), dict):
-        return "it has no message tree ('mapping')"
+        return translate("ImportReport", "it has no message tree ('mapping')")
     mapping: dict[str, Any] = item["mapping"]
     path = _current_path(mapping, item.get("current_node"))
     if path is None:
-        return "its message tree is broken (a parent is missing or it loops)"
+        return translate(
+            "ImportReport", "its message tree is broken (a parent is missing or it loops)"
+        )
     entries, notes, skipped_images = [], [], 0
     for node_id in path:
         message = (mapping.get(node_id) or {}).get("message")
@@ -48,13 +51,23 @@ def chatgpt_conversation(item: Any) -> _Converted | str:
         skipped_images += images
         entries.append([msg, []])
     if not entries:
-        return "it has no visible messages"
+        return translate("ImportReport", "it has no visible messages")
     with_message = {k for k, n in mapping.items() if isinstance(n, dict) and n.get("message")}
     other = len(with_message - set(path))
     if other > 0:
-        notes.append(f"{other} messages on other branches left out (versions are not kept yet)")
+        notes.append(
+            translate(
+                "ImportReport",
+                "{count} messages on other branches left out (versions are not kept yet)",
+            ).format(count=other)
+        )
     if skipped_images:
-        notes.append(f"{skipped_images} images left out (the export holds only pointers to them)")
+        notes.append(
+            translate(
+                "ImportReport",
+                "{count} images left out (the export holds only pointers to them)",
+            ).format(count=skipped_images)
+        )
     meta = {
         "title": str(item.get("title") or "") or "ChatGPT conversation",
         "title_is_custom": bool(item.get("title")),

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from desktop_agent._i18n import QT_TRANSLATE_NOOP
+from desktop_agent._i18n import QT_TRANSLATE_NOOP, translate
 from desktop_agent.app.library._codec import yield_gil
 from desktop_agent.app.library._meta import SCHEMA_VERSION, title_from_conversation
 from desktop_agent.app.transfer._chatgpt import chatgpt_conversation, looks_like_chatgpt
@@ -104,16 +104,18 @@ def read_source(path: Path, max_bytes: int = MAX_IMPORT_BYTES) -> SourceContents
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise ImportRefused(f"it cannot be read ({exc.strerror or exc})") from None
+        raise ImportRefused(_unreadable(exc)) from None
     if size > max_bytes:
         raise ImportRefused(
-            f"it is {_size_text(size)}, more than the {_size_text(max_bytes)} an import reads"
+            translate("ImportReport", "it is {size}, more than the {limit} an import reads").format(
+                size=_size_text(size), limit=_size_text(max_bytes)
+            )
         )
     try:
         with _open_source(path, max_bytes) as file:
             value = _read_json(_chunks(file))
     except OSError as exc:
-        raise ImportRefused(f"it cannot be read ({exc.strerror or exc})") from None
+        raise ImportRefused(_unreadable(exc)) from None
     return _classify(value)
 
 
@@ -127,12 +129,22 @@ def _open_source(path: Path, max_bytes: int) -> Iterator[IO[bytes]]:
     with zipfile.ZipFile(path) as archive:
         names = archive.namelist()
         if "manifest.json" in names and any(n.startswith("sessions/") for n in names):
-            raise ImportRefused("it is a desktop-agent backup: use Settings → Data → Restore…")
+            raise ImportRefused(
+                translate(
+                    "ImportReport", "it is a desktop-agent backup: use Settings → Data → Restore…"
+                )
+            )
         inner = next((n for n in names if n.rsplit("/", 1)[-1] == "conversations.json"), None)
         if inner is None:
-            raise ImportRefused("it is a ZIP archive without a conversations.json")
+            raise ImportRefused(
+                translate("ImportReport", "it is a ZIP archive without a conversations.json")
+            )
         if archive.getinfo(inner).file_size > max_bytes:
-            raise ImportRefused(f"its conversations.json is larger than {_size_text(max_bytes)}")
+            raise ImportRefused(
+                translate("ImportReport", "its conversations.json is larger than {limit}").format(
+                    limit=_size_text(max_bytes)
+                )
+            )
         with archive.open(inner) as file:
             yield file
 
@@ -148,7 +160,7 @@ def _chunks(file: IO[bytes]) -> Iterator[str]:
                 return
             yield_gil()
     except UnicodeDecodeError:
-        raise ImportRefused("it is not JSON (not UTF-8 text)") from None
+        raise ImportRefused(translate("ImportReport", "it is not JSON (not UTF-8 text)")) from None
 
 
 def _read_json(chunks: Iterator[str]) -> Any:
@@ -156,7 +168,7 @@ def _read_json(chunks: Iterator[str]) -> Any:
     only a slice of the text at a time (an object is parsed whole)."""
     reader = _SliceReader(chunks)
     if not reader.skip_space():
-        raise ImportRefused("it is empty")
+        raise ImportRefused(translate("ImportReport", "it is empty"))
     try:
         if reader.peek() == "[":
             reader.index += 1
@@ -164,12 +176,18 @@ def _read_json(chunks: Iterator[str]) -> Any:
         text = reader.rest()
         value, end = _DECODER.raw_decode(text)
         if text[end:].strip():
-            raise ImportRefused("it is not JSON (extra data after the value)")
+            raise ImportRefused(
+                translate("ImportReport", "it is not JSON (extra data after the value)")
+            )
         return value
     except json.JSONDecodeError as exc:
-        raise ImportRefused(f"it is not JSON ({exc.msg})") from None
+        raise ImportRefused(
+            translate("ImportReport", "it is not JSON ({error})").format(error=exc.msg)
+        ) from None
     except RecursionError:
-        raise ImportRefused("its JSON nests too deeply to be read") from None
+        raise ImportRefused(
+            translate("ImportReport", "its JSON nests too deeply to be read")
+        ) from None
 
 
 class _SliceReader:
@@ -226,7 +244,9 @@ def _maybe_cut(exc: json.JSONDecodeError, buffer: str) -> bool:
 
 
 def _array_items(reader: _SliceReader) -> Iterator[Any]:
-    cut = "it is not JSON (the array is not closed: the file is cut short)"
+    cut = translate(
+        "ImportReport", "it is not JSON (the array is not closed: the file is cut short)"
+    )
     if not reader.skip_space():
         raise ImportRefused(cut)
     if reader.peek() == "]":
@@ -243,7 +263,9 @@ def _array_items(reader: _SliceReader) -> Iterator[Any]:
             _check_end(reader)
             return
         if reader.peek() != ",":
-            raise ImportRefused("it is not JSON (expected ',' between the array's items)")
+            raise ImportRefused(
+                translate("ImportReport", "it is not JSON (expected ',' between the array's items)")
+            )
         reader.index += 1
         if not reader.skip_space():
             raise ImportRefused(cut)
@@ -251,7 +273,9 @@ def _array_items(reader: _SliceReader) -> Iterator[Any]:
 
 def _check_end(reader: _SliceReader) -> None:
     if reader.skip_space():
-        raise ImportRefused("it is not JSON (extra data after the value)")
+        raise ImportRefused(
+            translate("ImportReport", "it is not JSON (extra data after the value)")
+        )
 
 
 def _is_session_file(value: Any) -> bool:
@@ -278,8 +302,11 @@ def _classify(value: Any) -> SourceContents:
     if _is_session_file(value):
         return _json_session(value)
     raise ImportRefused(
-        "it is JSON, but not a desktop-agent export, an AgentScope session file or a "
-        "ChatGPT conversations.json"
+        translate(
+            "ImportReport",
+            "it is JSON, but not a desktop-agent export, an AgentScope session file or a "
+            "ChatGPT conversations.json",
+        )
     )
 
 
@@ -289,15 +316,18 @@ def _classify(value: Any) -> SourceContents:
 def _our_export(document: dict[str, Any]) -> SourceContents:
     version = document.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ImportRefused("its schema_version is missing or invalid")
+        raise ImportRefused(translate("ImportReport", "its schema_version is missing or invalid"))
     if version > EXPORT_SCHEMA_VERSION:
         raise ImportRefused(
-            f"it was made by a newer desktop-agent (export schema {version}; this version "
-            f"reads up to {EXPORT_SCHEMA_VERSION}): update the app to import it"
+            translate(
+                "ImportReport",
+                "it was made by a newer desktop-agent (export schema {version}; this version "
+                "reads up to {supported}): update the app to import it",
+            ).format(version=version, supported=EXPORT_SCHEMA_VERSION)
         )
     items = document.get("conversations")
     if not isinstance(items, list):
-        raise ImportRefused("its 'conversations' is not a list")
+        raise ImportRefused(translate("ImportReport", "its 'conversations' is not a list"))
     contents = SourceContents(QT_TRANSLATE_NOOP("ImportReport", "desktop-agent export"))
     for number, item in enumerate(items, 1):
         label = _label(item, number)
@@ -359,8 +389,11 @@ def _our_session_file(parts: dict[str, Any], meta: dict[str, Any]) -> SourceCont
     version = meta.get("schema_version")
     if isinstance(version, int) and version > SCHEMA_VERSION:
         raise ImportRefused(
-            f"it is a session saved by a newer desktop-agent (format {version}): "
-            "update the app to import it"
+            translate(
+                "ImportReport",
+                "it is a session saved by a newer desktop-agent (format {version}): update the "
+                "app to import it",
+            ).format(version=version)
         )
     contents = SourceContents(QT_TRANSLATE_NOOP("ImportReport", "desktop-agent session file"))
     holder = memory_holder({k: v for k, v in parts.items() if k != "meta"})
@@ -468,3 +501,9 @@ def _size_text(size: int) -> str:
     if size >= 1024**3:
         return f"{size / 1024**3:.1f} GB"
     return f"{size / 1024**2:.0f} MB"
+
+
+def _unreadable(exc: OSError) -> str:
+    return translate("ImportReport", "it cannot be read ({error})").format(
+        error=exc.strerror or exc
+    )

@@ -12,6 +12,8 @@ the user is looking at stays put; when the user is at the bottom, the view follo
 from __future__ import annotations
 
 import bisect
+import time
+from collections.abc import Iterator
 from itertools import accumulate
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
@@ -39,6 +41,13 @@ guessed at once; the others hold a placeholder and are guessed in background bat
 opening 10,000 messages does not stall the window for 10,000 estimates."""
 GUESS_BATCH_ROWS = 1500
 PLACEHOLDER_HEIGHT = 120
+CREATE_BUDGET_S = 0.012
+"""How long a relayout creates row widgets beyond those it must (each costs ~3-8 ms): the
+others are created nearest first in the turns after. A relayout must create the rows on
+screen, except when the user scrolls: dragging the scroll bar through 100,000 messages
+shows every row it passes; those not created in time are painted as a plain-text preview
+until they are (a frame or two), so no scroll step waits for a dozen widgets."""
+PREVIEW_CHARS = 600
 
 _AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -73,6 +82,9 @@ class MessageList(QAbstractScrollArea):
         self._stick = True
         self._placed_top = 0
         self._programmatic = False
+        self._deferred = False  # rows left to the next turn (CREATE_BUDGET_S)
+        self._scrolling = False  # the user scrolls: rows on screen may wait (previews)
+        self._previews: list[tuple[int, QRect]] = []  # rows painted as a preview
         self.rows_created = 0
         self.relayouts = 0
         self._timer = QTimer(self)
@@ -112,12 +124,14 @@ class MessageList(QAbstractScrollArea):
     def scroll_to_bottom(self) -> None:
         """Show the end and follow it."""
         self._stick = True
+        self._scrolling = False
         self.relayout()
 
     def scroll_to_row(self, row: int) -> None:
         """Bring ``row`` to the top of the viewport."""
         self._ensure_offsets()
         self._stick = False
+        self._scrolling = False
         self._set_scroll(self._offsets[row])
         self.relayout()
 
@@ -146,6 +160,7 @@ class MessageList(QAbstractScrollArea):
         self._measure_font()
         self._guess_all()
         self._stick = True
+        self._scrolling = False
         self.relayout()
 
     def _on_rows_inserted(self, _parent: _AnyIndex, first: int, last: int) -> None:
@@ -250,11 +265,17 @@ class MessageList(QAbstractScrollArea):
         top = self._target_top(view_height, None)
         anchor = self._anchor(top)
         first = last = -1
+        self._deferred = False
+        deadline = time.perf_counter() + CREATE_BUDGET_S
         for attempt in range(4):
             first, last = self._window(top, view_height)
+            # Rows that must exist now: those on screen, unless the user is scrolling.
+            shown = (self._row_at(top), self._row_at(top + view_height))
+            if self._scrolling:
+                shown = (shown[0], shown[0] - 1)
             # Budgeted rendering goes on once per relayout: the later passes only measure
             # rows that came into view (four budgets in one pass were one long stall).
-            if not self._materialize(first, last, go_on=attempt == 0):
+            if not self._materialize(first, last, attempt == 0, shown, deadline):
                 break
             self._offsets_valid = False
             self._ensure_offsets()
@@ -262,13 +283,16 @@ class MessageList(QAbstractScrollArea):
         self._release_outside(first, last)
         self._place(first, last, top)
         self._update_scroll_bar(top, view_height)
-        if any(widget.pending for widget in self._live.values()):
+        if self._deferred or any(widget.pending for widget in self._live.values()):
             self._continue.start()
+        if not self._deferred:
+            self._scrolling = False
 
     @property
     def rendering(self) -> bool:
-        """Whether a visible row still has budgeted rendering to do."""
-        return any(widget.pending for widget in self._live.values())
+        """Whether a row near the viewport is still to be created, or a visible row
+        still has budgeted rendering to do."""
+        return self._deferred or any(widget.pending for widget in self._live.values())
 
     def _target_top(self, view_height: int, anchor: tuple[int, int] | None) -> int:
         limit = max(0, self._total_height() - view_height)
@@ -289,15 +313,34 @@ class MessageList(QAbstractScrollArea):
             return 0, -1
         return self._row_at(top - OVERSCAN_PX), self._row_at(top + view_height + OVERSCAN_PX)
 
-    def _materialize(self, first: int, last: int, go_on: bool = True) -> bool:
+    def _materialize(
+        self,
+        first: int,
+        last: int,
+        go_on: bool = True,
+        shown: tuple[int, int] | None = None,
+        deadline: float = float("inf"),
+    ) -> bool:
         """Create/refresh/measure rows ``first..last``; whether any height changed.
 
-        ``go_on``: also continue rows whose budgeted rendering is pending."""
+        ``go_on``: also continue rows whose budgeted rendering is pending. Rows in
+        ``shown`` (on screen) are created first and always; the others nearest first,
+        until ``deadline`` (``perf_counter``): those left are created in a later turn."""
         changed = False
-        for row in range(first, last + 1):
+        low, high = shown if shown is not None else (first, last)
+        if low > high:  # nothing must exist: nearest to the top of the screen first
+            high = low
+            deadline_all = deadline
+        else:
+            deadline_all = float("inf")
+        for row in _nearest_first(first, last, low, high):
             entry = self._model.entry(row)
             widget = self._live.get(entry.key) or self._take_parked(entry.key)
             if widget is None:
+                limit = deadline_all if low <= row <= high else deadline
+                if time.perf_counter() > limit:
+                    self._deferred = True
+                    continue
                 widget = self._create(entry)
             elif widget.revision != entry.revision or (go_on and widget.pending):
                 widget.refresh(entry)
@@ -355,13 +398,19 @@ class MessageList(QAbstractScrollArea):
             self.viewport().scroll(0, shift)
         self._placed_top = top
         x = max(SIDE_PAD, (self._available_width() - self._width) // 2)
+        previews, self._previews = self._previews, []
         for row in range(first, last + 1):
-            widget = self._live[self._model.entry(row).key]
             rect = QRect(x, self._offsets[row] - top, self._width, self._heights[row])
+            widget = self._live.get(self._model.entry(row).key)
+            if widget is None:  # left to a later turn: painted as a preview meanwhile
+                self._previews.append((row, rect))
+                continue
             if widget.geometry() != rect:
                 widget.setGeometry(rect)
             if widget.isHidden():
                 widget.show()
+        for _row, rect in previews + self._previews:  # the old ones are covered now
+            self.viewport().update(rect)
 
     def _update_scroll_bar(self, top: int, view_height: int) -> None:
         bar = self.verticalScrollBar()
@@ -388,13 +437,29 @@ class MessageList(QAbstractScrollArea):
         painter = QPainter(self.viewport())
         try:
             painter.fillRect(event.rect(), QColor(self._ctx.palette.background))
+            if self._previews:
+                self._paint_previews(painter, event.rect())
         finally:
             painter.end()
+
+    def _paint_previews(self, painter: QPainter, area: QRect) -> None:
+        """Rows not created yet (the user scrolls fast): their text, plain, in muted ink."""
+        palette = self._ctx.palette
+        painter.setPen(QColor(palette.muted))
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
+        for row, rect in self._previews:
+            if not rect.intersects(area) or row >= len(self._heights):
+                continue
+            entry = self._model.entry(row)
+            msg = entry.msg
+            text = (msg.get_text_content() if msg is not None else entry.error_text) or "…"
+            painter.drawText(rect.adjusted(14, 10, -14, -10), flags, text[:PREVIEW_CHARS])
 
     def _on_scrolled(self, value: int) -> None:
         if self._programmatic:
             return
         self._stick = value >= self.verticalScrollBar().maximum() - 2
+        self._scrolling = True  # until a relayout has created every row it shows
         self.relayout()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
@@ -409,3 +474,17 @@ class MessageList(QAbstractScrollArea):
         """Lay out with the real size once shown."""
         super().showEvent(event)
         self.relayout()
+
+
+def _nearest_first(first: int, last: int, low: int, high: int) -> Iterator[int]:
+    """Rows ``first..last``: those in ``low..high`` in order, then the others by their
+    distance from that range (below and above alternating)."""
+    yield from range(max(first, low), min(last, high) + 1)
+    below, above = high + 1, low - 1
+    while below <= last or above >= first:
+        if below <= last:
+            yield below
+            below += 1
+        if above >= first:
+            yield above
+            above -= 1

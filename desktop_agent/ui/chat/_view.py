@@ -16,6 +16,7 @@ from desktop_agent.app import Conversation
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._doc_style import warm_highlighter
 from desktop_agent.ui.chat._document_view import DocumentView
+from desktop_agent.ui.chat._find_bar import FindBar
 from desktop_agent.ui.chat._list import MessageList
 from desktop_agent.ui.chat._math import math_renderer
 from desktop_agent.ui.chat._model import ConversationModel
@@ -42,8 +43,12 @@ class ChatView(QWidget):
         self.context.continue_requested.connect(self.continue_requested)
         self.model = ConversationModel(conversation, self)
         self.list = MessageList(self.model, self.context, self)
+        self.find_bar = FindBar(conversation, self.show_match, self._clear_highlight, self)
+        self.find_bar.closed.connect(self.list.setFocus)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.find_bar)
         layout.addWidget(self.list)
         self.setFocusProxy(self.list)  # Tab reaches the list (arrows/PgUp scroll it)
         self._dark = False
@@ -78,6 +83,31 @@ class ChatView(QWidget):
                 self._highlight(row, query.strip())
                 return row
         return None
+
+    def open_find(self) -> None:
+        """Show the find-in-chat bar (Ctrl+F), its field focused."""
+        self.find_bar.open_bar()
+
+    def show_match(self, row: int, query: str) -> None:
+        """Scroll to ``row`` (a find-in-chat match) and highlight ``query`` in it."""
+        if not 0 <= row < len(self.conversation):
+            return
+        self._clear_highlight()
+        self.list.scroll_to_row(row)
+        widget = self.list.row_widget(row)
+        if widget is not None and widget.pending:
+            widget.render_now()  # all of its text, so every occurrence can be highlighted
+            self.list.relayout()
+        self._highlight(row, query)
+
+    def _clear_highlight(self) -> None:
+        row, self.highlighted_row = self.highlighted_row, None
+        if row is None or row >= len(self.conversation):
+            return
+        widget = self.list.row_widget(row)
+        if widget is not None:
+            for view in widget.findChildren(DocumentView):
+                view.setExtraSelections([])
 
     def _highlight(self, row: int, query: str) -> None:
         widget = self.list.row_widget(row)

@@ -153,6 +153,7 @@ class SettingsDialog(QDialog):
 
     def _build_fields(self) -> None:
         self.preset = QComboBox(editable=True)
+        self.preset.setProperty("i18n_data", True)  # preset and provider names
         self.preset.setToolTip(
             QCoreApplication.translate(
                 "SettingsDialog", "Saved endpoints; type a new name to add one"
@@ -176,6 +177,7 @@ class SettingsDialog(QDialog):
         self.key_store_note.setObjectName("caption")
         self.key_store_note.setTextFormat(Qt.TextFormat.PlainText)  # a backend's name
         self.model = QComboBox(editable=True)
+        self.model.setProperty("i18n_data", True)  # model ids
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.refresh_models = QToolButton()
         self.refresh_models.setText("↻")

@@ -141,6 +141,7 @@ class ToolsPage(QWidget):
         intro.setWordWrap(True)
         intro.setObjectName("caption")
         self.server_list = QListWidget()
+        self.server_list.setProperty("i18n_data", True)  # server names and states
         self.server_list.setMaximumWidth(260)
         self.server_list.currentRowChanged.connect(lambda _row: self._show_details())
         self.server_list.itemChanged.connect(self._on_server_checked)
@@ -161,12 +162,14 @@ class ToolsPage(QWidget):
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
         self.server_name = plain_label()
+        self.server_name.setProperty("i18n_data", True)
         font = self.server_name.font()
         font.setBold(True)
         self.server_name.setFont(font)
         self.server_status = plain_label()
         self.server_status.setWordWrap(True)
         self.error_view = QPlainTextEdit(readOnly=True)
+        self.error_view.setProperty("i18n_data", True)  # the server's own output
         self.error_view.setMaximumHeight(90)
         self.error_view.setVisible(False)
         self.trusted = QCheckBox(
@@ -174,6 +177,7 @@ class ToolsPage(QWidget):
         )
         self.trusted.toggled.connect(self._on_trusted)
         self.tool_list = QListWidget()
+        self.tool_list.setProperty("i18n_data", True)  # tool names
         self.tool_list.itemChanged.connect(self._on_tool_checked)
         self.edit_button = QPushButton(QCoreApplication.translate("ToolsPage", "Edit JSON"))
         self.edit_button.clicked.connect(self._edit_selected)
@@ -203,6 +207,7 @@ class ToolsPage(QWidget):
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
         self.json_input = QPlainTextEdit()
+        self.json_input.setProperty("i18n_data", True)  # JSON (its placeholder too)
         self.json_input.setPlaceholderText(EXAMPLE)
         self.json_input.setMaximumHeight(96)
         self.add_button = QPushButton(QCoreApplication.translate("ToolsPage", "Add or update"))

@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QAbstractButton, QMessageBox
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent._logging import logger
 from desktop_agent.app import (
     ActiveSessionChanged,

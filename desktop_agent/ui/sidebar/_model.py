@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractListModel,
     QCoreApplication,
     QModelIndex,
@@ -23,6 +22,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.ui.sidebar._relative_time import exact_time, relative_time
 
 if TYPE_CHECKING:

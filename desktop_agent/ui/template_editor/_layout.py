@@ -96,6 +96,7 @@ class EditorChrome:
             ),
         )
         self.library = QComboBox()
+        self.library.setProperty("i18n_data", True)  # template names
         self.library.setMinimumContentsLength(14)
         self.library.setToolTip(QCoreApplication.translate("EditorChrome", "Your saved templates"))
         self.load = _button(

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from desktop_agent.ui.template_editor._document import ROLES, DraftModule
 from desktop_agent.ui.template_editor._faults import Fault
+from desktop_agent.ui.template_editor._names import translated
 from desktop_agent.ui.template_editor._segments import SegmentsEditor
 from desktop_agent.ui.template_editor._widgets import (
     UNKNOWN_MARK,
@@ -136,6 +137,7 @@ class ModuleForm(QWidget):
             QCoreApplication.translate("ModuleForm", "Unique name, e.g. persona")
         )
         self.role = QComboBox()
+        self.role.setProperty("i18n_data", True)  # the JSON's role names (system, user…)
         for position, role in enumerate(ROLES):
             self.role.addItem(role, role)
             tip = QCoreApplication.translate("ModuleForm", _ROLE_TIPS[role])
@@ -213,9 +215,10 @@ class ModuleForm(QWidget):
         return page
 
     def set_known_names(self, variables: Mapping[str, str], functions: Mapping[str, str]) -> None:
-        """The variables and importance functions the pickers offer."""
-        self.segments.set_variables(variables)
-        self.importance.functions = dict(functions)
+        """The variables and importance functions the pickers offer (and their descriptions,
+        the built-in ones translated)."""
+        self.segments.set_variables(translated(variables))
+        self.importance.functions = translated(functions)
 
     def show_module(self, module: DraftModule | None) -> None:
         """Show every field of ``module`` (or the empty state for ``None``)."""

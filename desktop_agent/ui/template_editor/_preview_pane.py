@@ -250,6 +250,7 @@ class PreviewPane(QWidget):
 
 def _report_tree() -> QTreeWidget:
     tree = QTreeWidget()
+    tree.setProperty("i18n_data", True)  # module names (the rest is translated)
     tree.setColumnCount(3)
     tree.setHeaderLabels(
         [

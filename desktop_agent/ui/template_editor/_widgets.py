@@ -101,6 +101,7 @@ class NamePicker(QComboBox):
         """Create an empty picker."""
         super().__init__(parent)
         self._known: dict[str, str] = {}
+        self.setProperty("i18n_data", True)  # variable names
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(16)
 

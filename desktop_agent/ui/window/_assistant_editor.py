@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app._assistants import Assistant, AssistantLibrary
 from desktop_agent.app._tool_selection import DESKTOP_TOOLS
 
@@ -335,5 +336,5 @@ class AssistantEditor(QDialog):
 def _tool_box(name: str) -> QCheckBox:
     """A desktop tool's checkbox: what it does, its name on hover."""
     box = QCheckBox(QCoreApplication.translate("AssistantEditor", str(TOOL_LABELS.get(name, name))))
-    box.setToolTip(name)
+    box.setToolTip(QCoreApplication.translate("AssistantEditor", "Tool: {name}").format(name=name))
     return box

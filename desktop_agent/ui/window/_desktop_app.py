@@ -11,11 +11,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QDialog
 from shiboken6 import isValid
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent._malloc import return_large_blocks
 from desktop_agent.app import (
     ChatService,
@@ -396,7 +397,8 @@ class DesktopApp(QObject):
             return
         offer, self._offer_assistants = self._offer_assistants, False
         if offer and event.session_id is None and self.window.isVisible():
-            self.assistants.offer_for_new_chat(self.window.sidebar.new_chat_button)
+            menu = self.assistants.offer_for_new_chat(self.window.sidebar.new_chat_button)
+            menu.aboutToHide.connect(self.window.focus_composer)  # then type the message
 
 
 def _template_names() -> list[str]:

@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
         self.shortcuts.connect("template", self.sidebar.template_requested.emit)
         self.shortcuts.connect("settings", self.sidebar.settings_requested.emit)
         self.shortcuts.connect("search", self.focus_search)
+        self.shortcuts.connect("find", self.open_find)
         self.shortcuts.connect("shortcuts", self.toggle_shortcut_overlay)
         self.shortcuts.connect("model_picker", self.model_picker.open_list)
         self.shortcuts.connect("assistant_picker", self.open_assistant_picker)
@@ -102,8 +103,14 @@ class MainWindow(QMainWindow):
         if self.composer.input.isEnabled():
             self.composer.input.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    def open_find(self) -> None:
+        """Ctrl+F: find in the chat shown (its find bar), if it has one."""
+        open_find = getattr(self.chat_view, "open_find", None)
+        if callable(open_find):
+            open_find()
+
     def focus_search(self) -> None:
-        """Ctrl+F / Ctrl+K: type to search the chats."""
+        """Ctrl+K / Ctrl+Shift+F: type to search the chats."""
         self.sidebar.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.sidebar.search.selectAll()
 

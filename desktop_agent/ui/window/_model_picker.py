@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPoint, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QFrame,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app import ChatService, Provider, fetch_model_ids
 from desktop_agent.app._model_choice import ModelChoice
 from desktop_agent.app._session_switcher import ActiveSessionChanged

@@ -52,6 +52,7 @@ class ShortcutOverlay(QWidget):
         for row, shortcut in enumerate(shortcuts):
             keys = QLabel(shown_keys(shortcut))
             keys.setObjectName("shortcutKeys")
+            keys.setProperty("i18n_data", True)  # key names: Qt's QKeySequence words them
             keys.setTextFormat(Qt.TextFormat.PlainText)
             what = QLabel(QCoreApplication.translate("ShortcutOverlay", shortcut.description))
             what.setTextFormat(Qt.TextFormat.PlainText)

@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
+
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,10 @@ SHORTCUTS: list[Shortcut] = [
         QT_TRANSLATE_NOOP("ShortcutOverlay", "Parameters of this chat"),
         "chat_params",
     ),
-    Shortcut(("Ctrl+F", "Ctrl+K"), QT_TRANSLATE_NOOP("ShortcutOverlay", "Search chats"), "search"),
+    Shortcut(("Ctrl+F",), QT_TRANSLATE_NOOP("ShortcutOverlay", "Find in this chat"), "find"),
+    Shortcut(
+        ("Ctrl+K", "Ctrl+Shift+F"), QT_TRANSLATE_NOOP("ShortcutOverlay", "Search chats"), "search"
+    ),
     Shortcut(
         ("Ctrl+Shift+C",),
         QT_TRANSLATE_NOOP("ShortcutOverlay", "Copy the last answer"),

@@ -156,3 +156,21 @@ async def test_flush_without_changes_and_closing_twice(tmp_path: Path) -> None:
     assert autosaver.saves == 0
     with pytest.raises(RuntimeError, match="closed"):
         autosaver.changed()
+
+
+async def test_a_flush_restarts_a_save_task_that_died(tmp_path: Path) -> None:
+    """Qt may step the save task while no asyncio loop runs (between two
+    ``run_until_complete`` calls): it dies, and a flush must not wait for it forever."""
+    library = SessionLibrary(tmp_path)
+    session_id = await library.create()
+    memory = await memory_with("hello")
+    autosaver = Autosaver(library, session_id, {"memory": memory}, interval=60.0)
+    autosaver.changed()
+    dying = autosaver._task
+    assert dying is not None
+    dying.cancel()
+    await asyncio.wait({dying})
+    async with asyncio.timeout(10):  # a guard against hanging, not a timing assertion
+        await autosaver.flush()
+    assert saved_texts(library, session_id) == ["hello"] and not autosaver.pending
+    await autosaver.aclose()

@@ -186,16 +186,23 @@ async def test_the_sidebar_search_export_and_trash_see_journaled_messages(
     tmp_path: Path,
 ) -> None:
     session = await Open.create(tmp_path)
-    await session.say("Where is the zanzibar ferry?", "At the harbour.")
-    await session.crash()  # nothing but the journal holds the messages
+    await session.say("Where is the ferry?", "At the harbour.")
+    await session.autosaver.checkpoint()
+    await session.say("And the zanzibar boat?", "Also there.")
+    await session.crash()  # nothing but the journal holds the last two messages
 
     library = SessionLibrary(tmp_path)
     (row,) = await library.list()
-    assert row.title == "Where is the zanzibar ferry?" and row.message_count == 2
+    assert row.title == "Where is the ferry?" and row.message_count == 4
     (hit,) = await library.search("zanzibar")
-    assert "zanzibar ferry" in hit.snippet
+    assert "zanzibar boat" in hit.snippet
     parts = await library.read_parts(session.session_id)
-    assert texts_in(parts) == ["Where is the zanzibar ferry?", "At the harbour."]
+    assert texts_in(parts) == [
+        "Where is the ferry?",
+        "At the harbour.",
+        "And the zanzibar boat?",
+        "Also there.",
+    ]
     await library.delete(session.session_id)
     assert texts_in(await library.read_trashed(session.session_id)) == texts_in(parts)
     await library.restore(session.session_id)

@@ -6,17 +6,17 @@ was never passed through ``translate``. See ``test_pseudo_language.py`` for the 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
 from PySide6 import QtGui
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QModelIndex, Qt
 from PySide6.QtGui import QAction, QKeySequence, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
     QAbstractSpinBox,
-    QApplication,
     QComboBox,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -43,14 +43,23 @@ DATA_PROPERTY = "i18n_data"
 PRODUCT_NAMES = {"Desktop Agent", "desktop_agent", "OpenAI", "Ollama", "MCP", "JSON", "Markdown"}
 MAX_ROWS = 200  # model rows read per item view
 _TAG = re.compile(r"<[^>]+>")
+# Not words: a URL, a path, JSON or markup; an identifier (a tool or file name, a model id).
+_CODE = re.compile(r"\w+://|[/~{\[<]|[A-Za-z]:\\")
+_IDENTIFIER = re.compile(r"[\w-]+(?:[_.:/][\w-]+)+|[a-z]+(?:-[a-z0-9]+)+")
 _standard_texts: dict[QDialogButtonBox.StandardButton, str] = {}
 
 
 def untranslated(surface: str, root: QWidget) -> list[str]:
-    """``"surface: Class/objectName: 'text'"`` for every visible text of ``root`` without ⟦."""
+    """``"surface: Class/objectName: 'text'"`` for every visible text of ``root`` without ⟦.
+
+    With ``PSEUDO_DUMP=1`` in the environment every text seen is printed (``pytest -s``).
+    """
+    seen = list(visible_texts(root))
+    if os.environ.get("PSEUDO_DUMP"):
+        print(*(f"{surface}: {_describe(w)}: {t!r}" for w, t in seen if t), sep="\n")
     return [
         f"{surface}: {_describe(widget)}: {text!r}"
-        for widget, text in visible_texts(root)
+        for widget, text in seen
         if needs_translation(text, widget)
     ]
 
@@ -61,8 +70,7 @@ def untranslated_in_every_tab(surface: str, root: QWidget) -> list[str]:
     for tabs in [t for t in root.findChildren(QTabWidget) if t.isVisible()]:
         current = tabs.currentIndex()
         for index in range(tabs.count()):
-            tabs.setCurrentIndex(index)
-            QApplication.processEvents()
+            tabs.setCurrentIndex(index)  # pages show and hide at once
             problems += untranslated(surface, root)
         tabs.setCurrentIndex(current)
     return list(dict.fromkeys(problems))
@@ -114,6 +122,8 @@ def needs_translation(text: str, widget: QWidget | None) -> bool:
         return False
     if text in PRODUCT_NAMES:
         return False
+    if _CODE.match(text) or _IDENTIFIER.fullmatch(text):
+        return False
     if _is_key_sequence(text, widget):
         return False
     return not _is_qt_standard_button(text, widget)
@@ -123,13 +133,11 @@ def _own_texts(widget: QWidget) -> Iterator[str]:
     if widget.isWindow():
         yield widget.windowTitle()
     yield widget.toolTip()
-    if isinstance(widget, QLabel):
+    if isinstance(widget, QLabel | QAbstractButton):
         yield widget.text()
-    elif isinstance(widget, QAbstractButton):
-        yield widget.text()
-    elif isinstance(widget, QLineEdit) and not isinstance(widget.parent(), QAbstractSpinBox):
-        yield widget.placeholderText()
-    elif isinstance(widget, QTextEdit | QPlainTextEdit):
+    elif isinstance(widget, QTextEdit | QPlainTextEdit) or (
+        isinstance(widget, QLineEdit) and not isinstance(widget.parent(), QAbstractSpinBox)
+    ):
         yield widget.placeholderText()
     elif isinstance(widget, QComboBox):
         yield from (widget.itemText(i) for i in range(widget.count()))
@@ -155,9 +163,15 @@ def _view_texts(view: QAbstractItemView) -> Iterator[str]:
     if isinstance(view, QTableView):
         header = view.horizontalHeader()
     if header is not None and header.isVisible():
-        for section in range(model.columnCount()):
+        for section in range(_columns(model)):
             yield str(model.headerData(section, Qt.Orientation.Horizontal) or "")
     yield from _model_texts(model, view.rootIndex(), [0])
+
+
+def _columns(model: QAbstractItemModel, parent: QModelIndex | None = None) -> int:
+    if isinstance(model, QAbstractListModel):
+        return 1  # PySide makes a list model's columnCount private
+    return model.columnCount(parent or QModelIndex())
 
 
 def _model_texts(model: QAbstractItemModel, parent: QModelIndex, seen: list[int]) -> Iterator[str]:
@@ -165,11 +179,11 @@ def _model_texts(model: QAbstractItemModel, parent: QModelIndex, seen: list[int]
         if seen[0] >= MAX_ROWS:
             return
         seen[0] += 1
-        for column in range(model.columnCount(parent)):
+        for column in range(_columns(model, parent)):
             index = model.index(row, column, parent)
             yield str(index.data(Qt.ItemDataRole.DisplayRole) or "")
         first = model.index(row, 0, parent)
-        if model.hasChildren(first):
+        if not isinstance(model, QAbstractListModel) and model.hasChildren(first):
             yield from _model_texts(model, first, seen)
 
 
@@ -202,7 +216,10 @@ def _is_key_sequence(text: str, widget: QWidget | None) -> bool:
     """Ctrl+N, F1, "Ctrl+K, Ctrl+F"… (a lone key name counts only in a label)."""
     parts = [p.strip() for p in re.split(r"\s*(?:,|/|\bor\b)\s*", text) if p.strip()]
     for part in parts:
-        for form in (QKeySequence.SequenceFormat.PortableText, QKeySequence.SequenceFormat.NativeText):
+        for form in (
+            QKeySequence.SequenceFormat.PortableText,
+            QKeySequence.SequenceFormat.NativeText,
+        ):
             sequence = QKeySequence.fromString(part, form)
             if sequence.count() and sequence.toString(form) == part:
                 break

@@ -105,9 +105,9 @@ class Ctx:
         ended = asyncio.get_running_loop().create_future()
 
         def on_event(event: object) -> None:
-            if type(event).__name__ in {"TurnFinished", "TurnFailed", "TurnInterrupted"}:
-                if not ended.done():
-                    ended.set_result(event)
+            ending = type(event).__name__ in {"TurnFinished", "TurnFailed", "TurnInterrupted"}
+            if ending and not ended.done():
+                ended.set_result(event)
 
         app.chat.turn_event.connect(on_event)
         self.qtbot.keyClicks(app.window.composer.input, text)
@@ -139,9 +139,9 @@ async def _saved_chat(home: Path, texts: list[str], title: str) -> str:
     return session_id
 
 
-def _settle() -> None:
-    for _ in range(3):
-        QApplication.processEvents()
+async def _settle() -> None:
+    """Let queued layout and show events run (never processEvents inside a coroutine)."""
+    await asyncio.sleep(0.05)
 
 
 # --- the surfaces ---------------------------------------------------------------------
@@ -150,7 +150,7 @@ def _settle() -> None:
 async def main_window(c: Ctx) -> list[str]:
     app = await c.desktop(provider=False)
     await c.wait_until(lambda: app.window.first_run_shown, timeout=WAIT)
-    _settle()
+    await _settle()
     return untranslated("main_window", app.window)
 
 
@@ -167,7 +167,7 @@ async def main_window_with_chat(c: Ctx) -> list[str]:
     c.server.add_reply(ScriptedReply.error(400, "The model is unavailable"))
     await c.send(app, "Again please")
     app.chat_view.flush()
-    _settle()
+    await _settle()
     return untranslated("main_window_with_chat", app.window)
 
 
@@ -188,7 +188,7 @@ async def settings(c: Ctx) -> list[str]:
     app = await c.desktop()
     dialog = app.settings.open_dialog()
     await c.wait_until(dialog.isVisible, timeout=WAIT)
-    _settle()
+    await _settle()
     try:
         return untranslated_in_every_tab("settings", dialog)
     finally:
@@ -199,7 +199,7 @@ async def template_editor(c: Ctx) -> list[str]:
     app = await c.desktop()
     editor = app.template_editor.open()
     await c.wait_until(editor.isVisible, timeout=WAIT)
-    _settle()
+    await _settle()
     try:
         return untranslated_in_every_tab("template_editor", editor)
     finally:
@@ -214,11 +214,11 @@ async def permission_dialog(c: Ctx) -> list[str]:
     c.server.add_reply(ScriptedReply(tool_calls=[call]), "Not run.")
     sent = asyncio.ensure_future(c.send(app, "run it"))
     await c.wait_until(lambda: bool(dialogs), timeout=WAIT)
-    _settle()
+    await _settle()
     try:
         return untranslated("permission_dialog", dialogs[0])
     finally:
-        getattr(dialogs[0], "deny_button").click()
+        dialogs[0].deny_button.click()
         await sent
 
 
@@ -226,7 +226,7 @@ async def assistant_editor(c: Ctx) -> list[str]:
     app = await c.desktop()
     editor = app.assistants.open_editor()
     await c.wait_until(editor.isVisible, timeout=WAIT)
-    _settle()
+    await _settle()
     try:
         return untranslated_in_every_tab("assistant_editor", editor)
     finally:
@@ -237,7 +237,7 @@ async def chat_params_dialog(c: Ctx) -> list[str]:
     app = await c.desktop()
     dialog = app.open_chat_params()
     await c.wait_until(dialog.isVisible, timeout=WAIT)
-    _settle()
+    await _settle()
     try:
         return untranslated("chat_params_dialog", dialog)
     finally:
@@ -251,7 +251,7 @@ async def model_picker(c: Ctx) -> list[str]:
     c.qtbot.mouseClick(picker, Qt.MouseButton.LeftButton)
     popup = picker.popup
     await c.wait_until(lambda: popup.isVisible() and popup.list.count() > 1, timeout=WAIT)
-    _settle()
+    await _settle()
     try:
         return untranslated("model_picker", picker) + untranslated("model_picker", popup)
     finally:
@@ -263,7 +263,7 @@ async def shortcut_overlay(c: Ctx) -> list[str]:
     app.window.toggle_shortcut_overlay()
     overlay = app.window.shortcut_overlay
     await c.wait_until(overlay.isVisible, timeout=WAIT)
-    _settle()
+    await _settle()
     return untranslated("shortcut_overlay", overlay)
 
 
@@ -278,7 +278,7 @@ async def trash_preview(c: Ctx) -> list[str]:
     sidebar.trashed_session_clicked.emit(gone)
     await c.wait_until(lambda: window.trash_preview_shown, timeout=WAIT)
     app.window.trash_preview.conversation  # noqa: B018  (built)
-    _settle()
+    await _settle()
     return untranslated("trash_preview", window)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QApplication
 
 from desktop_agent.app.library import SessionChange, SessionCorruptError, SessionSummary
@@ -23,18 +23,21 @@ def _row(session_id: str, title: str, minutes_ago: float) -> SessionSummary:
 
 
 def test_relative_times_read_like_a_person_would_say_them() -> None:
+    # Without a translation installed (the words in English: test_relative_time_locale.py).
     now = NOW.astimezone()
+    english = QLocale(QLocale.Language.English, QLocale.Country.UnitedKingdom)
     assert relative_time(NOW - timedelta(seconds=20), now) == "just now"
     assert relative_time(NOW + timedelta(seconds=5), now) == "just now"
-    assert relative_time(NOW - timedelta(minutes=5), now) == "5 min ago"
+    assert relative_time(NOW - timedelta(minutes=5), now) == "5 minute(s) ago"
     earlier_today = now.replace(hour=1, minute=0)
     if now.hour >= 2:
-        assert relative_time(earlier_today, now).endswith("h ago")
+        assert relative_time(earlier_today, now).endswith("hour(s) ago")
     yesterday = (now - timedelta(days=1)).replace(hour=12)
     assert relative_time(yesterday, now) == "Yesterday"
-    assert relative_time(now - timedelta(days=3), now) == (now - timedelta(days=3)).strftime("%A")
-    assert relative_time(now - timedelta(days=40), now) == "31 Jan"
-    assert relative_time(now - timedelta(days=400), now) == "6 Feb 2024"
+    three_days = now - timedelta(days=3)
+    assert relative_time(three_days, now, english) == three_days.strftime("%A")
+    assert relative_time(now - timedelta(days=40), now, english) == "31 Jan"
+    assert relative_time(now - timedelta(days=400), now, english) == "6 Feb 2024"
 
 
 def test_changes_move_rows_by_activity(qapp: QApplication) -> None:

@@ -108,7 +108,7 @@ async def test_shortcuts_open_settings_search_and_the_overlay(
     dialog.reject()
     await asyncio.sleep(0)
     assert window.focusWidget() is window.composer.input  # back to typing
-    for keys in ("Ctrl+F", "Ctrl+K"):
+    for keys in ("Ctrl+K", "Ctrl+Shift+F"):
         window.composer.input.setFocus()
         _press(qtbot, desktop, keys)
         assert window.focusWidget() is window.sidebar.search
