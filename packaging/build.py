@@ -1,9 +1,11 @@
 """Build the one-folder app ``dist/desktop-agent/`` and check that it works (``make package``).
 
 Steps: install PyInstaller into this interpreter's environment if it is missing (the
-``package`` extra of ``pyproject.toml`` names the version), run ``packaging/desktop-agent.spec``,
-check that every library in the bundle finds the Qt and FFmpeg libraries it links (the spec
-leaves unused Qt parts out; this catches leaving out one too many), then run the built
+``package`` extra of ``pyproject.toml`` names the version), compile the translations
+(``scripts/i18n.py release``), run ``packaging/desktop-agent.spec``, check that the
+translations and the input-method plugins are in the bundle and that every library in it
+finds the Qt and FFmpeg libraries it links (the spec leaves unused Qt parts out; this
+catches leaving out one too many), then run the built
 app's ``--self-check`` offscreen. Prints the bundle's size; exits non-zero on any failure.
 
 Usage: ``.venv/bin/python packaging/build.py [--no-check]``
@@ -34,6 +36,15 @@ SELF_CHECK_TIMEOUT_S = 120
 # machine without Wayland, say) is expected from the user's system and only reported.
 BUNDLED = re.compile(r"lib(Qt6|pyside6|shiboken6|python3|av|sw)")
 _NOT_FOUND = re.compile(r"^\s*(\S+) => not found", re.MULTILINE)
+# Files the bundle must hold (below _internal/): the app's translations, Qt's for the same
+# languages, and the input methods (IBus, which fcitx5 also speaks; compose keys).
+REQUIRED_FILES = (
+    "desktop_agent/resources/i18n/desktop_agent_en.qm",
+    "desktop_agent/resources/i18n/desktop_agent_zh_CN.qm",
+    "PySide6/Qt/translations/qtbase_zh_CN.qm",
+    "PySide6/Qt/plugins/platforminputcontexts/libibusplatforminputcontextplugin.so",
+    "PySide6/Qt/plugins/platforminputcontexts/libcomposeplatforminputcontextplugin.so",
+)
 
 
 def ensure_pyinstaller() -> None:
@@ -44,6 +55,18 @@ def ensure_pyinstaller() -> None:
     requirements = project["project"]["optional-dependencies"]["package"]
     print(f"Installing {', '.join(requirements)} …", flush=True)
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *requirements], check=True)
+
+
+def compile_translations() -> None:
+    """``resources/i18n/*.qm`` from ``translations/*.ts`` (they are not in git)."""
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "i18n.py"), "release"], check=True)
+
+
+def missing_files(app: Path) -> list[str]:
+    """The :data:`REQUIRED_FILES` the bundle lacks (the ``.so`` ones on Linux only)."""
+    internal = app / "_internal"
+    wanted = [f for f in REQUIRED_FILES if sys.platform == "linux" or not f.endswith(".so")]
+    return [name for name in wanted if not (internal / name).is_file()]
 
 
 def run_pyinstaller() -> None:
@@ -121,10 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-check", action="store_true", help="skip the checks of the build")
     args = parser.parse_args(argv)
     ensure_pyinstaller()
+    compile_translations()
     run_pyinstaller()
     print(f"Built {APP.relative_to(ROOT)}: {folder_size(APP) / 2**20:.0f} MiB")
     if args.no_check:
         return 0
+    missing = missing_files(APP)
+    if missing:
+        print(f"build.py: the bundle lacks {', '.join(missing)} (see desktop-agent.spec)")
+        return 1
     print("Libraries:")
     if not check_libraries(APP):
         print("build.py: the bundle lacks libraries it links (see packaging/desktop-agent.spec)")

@@ -294,7 +294,11 @@ def cmd_release() -> int:
         if not sources:
             continue
         out = QM_DIR / f"desktop_agent_{language}.qm"
-        subprocess.run([_tool("lrelease"), "-silent", *sources, "-qm", str(out)], check=True)
+        # Written aside, then renamed over: a running app maps the old file (QTranslator),
+        # and rewriting a mapped file in place kills it with SIGBUS.
+        partial = out.with_name(f".{out.name}.partial")
+        subprocess.run([_tool("lrelease"), "-silent", *sources, "-qm", str(partial)], check=True)
+        partial.replace(out)
         print(f"{out.relative_to(ROOT)}")
     return 0
 

@@ -548,6 +548,21 @@
         </message>
     </context>
     <context>
+        <name>LanguageBox</name>
+        <message>
+            <source>System ({language})</source>
+            <translation>跟随系统（{language}）</translation>
+        </message>
+        <message>
+            <source>The language of the window</source>
+            <translation>界面语言</translation>
+        </message>
+        <message>
+            <source>Applies after restarting desktop_agent</source>
+            <translation>重新启动 desktop_agent 后生效</translation>
+        </message>
+    </context>
+    <context>
         <name>ModuleForm</name>
         <message>
             <source>Instructions and context for the model</source>
@@ -610,7 +625,7 @@
         </message>
         <message>
             <source>when {name}</source>
-            <translation>当 {name} 时</translation>
+            <translation>当 {name} 成立时</translation>
         </message>
         <message>
             <source>(no name)</source>
@@ -657,7 +672,7 @@
         </message>
         <message>
             <source>In prompt order. Drag to reorder; untick to disable.</source>
-            <translation>按提示词中的顺序排列。拖动可调整顺序，取消勾选可停用。</translation>
+            <translation>按提示词顺序排列；拖动可排序，取消勾选即停用。</translation>
         </message>
         <message>
             <source>Template modules</source>
@@ -1054,7 +1069,7 @@
         </message>
         <message>
             <source>Base URL</source>
-            <translation>API 地址</translation>
+            <translation>基础 URL</translation>
         </message>
         <message>
             <source>API key</source>
@@ -1075,6 +1090,10 @@
         <message>
             <source>Theme</source>
             <translation>主题</translation>
+        </message>
+        <message>
+            <source>Language</source>
+            <translation>语言</translation>
         </message>
         <message>
             <source>Appearance</source>

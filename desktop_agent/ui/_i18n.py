@@ -9,8 +9,8 @@ translated when a widget sets it; a change of language applies after a restart):
    looked up the way Qt does for the locale's UI languages (``zh_Hans_CN`` finds
    ``zh_CN``). English has one too: it holds only the plural forms ("1 model"/"2 models").
    A language without a file stays English.
-3. Qt's own ``qtbase_<lang>.qm`` for its standard buttons and dialogs (not for English,
-   Qt's source language).
+3. Qt's own ``qtbase_<lang>.qm`` for its standard buttons and dialogs, when the app has
+   a translation for the language (no English window with Japanese buttons).
 4. ``QLocale.setDefault``, so numbers and dates follow the language; the Qt-free layers'
    :func:`desktop_agent._i18n.translate` goes through Qt from now on.
 5. Right-to-left languages (Arabic, Hebrew, Persian, Urdu…) mirror the layout, even when
@@ -60,8 +60,8 @@ def install_language(setting: str = "") -> QLocale:
     remove_translations()
     locale = chosen_locale(setting)
     QLocale.setDefault(locale)
-    _load(locale, CATALOG, translations_dir())
-    if locale.language() not in (QLocale.Language.English, QLocale.Language.C):
+    translated = _load(locale, CATALOG, translations_dir())
+    if translated and locale.language() != QLocale.Language.English:
         _load(locale, "qtbase", Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)))
     _i18n.set_backend(QCoreApplication.translate)
     rtl = locale.textDirection() == Qt.LayoutDirection.RightToLeft
@@ -78,8 +78,10 @@ def remove_translations() -> None:
     _i18n.set_backend(None)
 
 
-def _load(locale: QLocale, catalog: str, folder: Path) -> None:
+def _load(locale: QLocale, catalog: str, folder: Path) -> bool:
     translator = QTranslator(QCoreApplication.instance())
-    if translator.load(locale, catalog, "_", str(folder)):
-        QCoreApplication.installTranslator(translator)
-        _installed.append(translator)
+    if not translator.load(locale, catalog, "_", str(folder)):
+        return False
+    QCoreApplication.installTranslator(translator)
+    _installed.append(translator)
+    return True

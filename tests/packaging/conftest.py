@@ -42,6 +42,16 @@ def _copy_sources(target: Path) -> None:
             shutil.copy2(source, target / name)
 
 
+def _compile_translations(source: Path) -> None:
+    """``scripts/i18n.py release`` in the copy, as ``make`` runs it before any build: the
+    ``.qm`` files are built from ``translations/*.ts`` (they are not in git)."""
+    shutil.copytree(ROOT / "translations", source / "translations")
+    (source / "scripts").mkdir()
+    shutil.copy2(ROOT / "scripts" / "i18n.py", source / "scripts" / "i18n.py")
+    script = str(source / "scripts" / "i18n.py")
+    subprocess.run([sys.executable, script, "release"], check=True, capture_output=True)
+
+
 def run_pip(*args: str) -> None:
     """``python -m pip …`` offline; fails the test with pip's output on an error."""
     done = subprocess.run(
@@ -62,6 +72,7 @@ def wheel_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source, out = work / "src", work / "dist"
     source.mkdir()
     _copy_sources(source)
+    _compile_translations(source)
     run_pip("wheel", str(source), "--no-deps", "--no-build-isolation", "-w", str(out))
     (wheel,) = out.glob("desktop_agent-*.whl")
     return wheel

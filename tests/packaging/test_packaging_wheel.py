@@ -31,6 +31,9 @@ def test_wheel_carries_every_resource_inside_the_package(wheel_file: Path) -> No
     assert "desktop_agent/resources/context/default.json" in expected
     assert "desktop_agent/resources/icons/desktop-agent-512.png" in expected
     assert expected <= names, f"missing from the wheel: {sorted(expected - names)}"
+    # compiled from translations/*.ts before the build (make; the fixture does the same)
+    assert "desktop_agent/resources/i18n/desktop_agent_zh_CN.qm" in names
+    assert "desktop_agent/resources/i18n/desktop_agent_en.qm" in names
     assert not [name for name in names if name.startswith("resources/")]  # no top-level copy
 
 

@@ -42,3 +42,38 @@ def test_spec_ships_resources_where_importlib_resources_finds_them() -> None:
     text = SPEC.read_text(encoding="utf-8")
     assert re.search(r'\(str\(ROOT / "resources"\), "desktop_agent/resources"\)', text)
     assert "desktop_agent.testing" in _string_list("UNUSED_PYTHON_MODULES")
+
+
+def _left_out(destination: str) -> bool:
+    """Whether the spec's UNWANTED_FILES drop a collected file at ``destination``."""
+    patterns = _string_list("UNWANTED_FILES")
+    return any(re.match(pattern, destination) for pattern in patterns)
+
+
+def _pyside_file(relative: str) -> Path:
+    import PySide6
+
+    return Path(PySide6.__file__).parent / relative
+
+
+def test_the_input_method_plugins_are_bundled() -> None:
+    """IBus (fcitx5 speaks it too) and compose: PySide6 has them and the spec keeps them."""
+    folder = "PySide6/Qt/plugins/platforminputcontexts"
+    for plugin in (
+        "libibusplatforminputcontextplugin.so",
+        "libcomposeplatforminputcontextplugin.so",
+    ):
+        assert _pyside_file(f"Qt/plugins/platforminputcontexts/{plugin}").is_file()
+        assert not _left_out(f"{folder}/{plugin}"), f"the spec leaves {plugin} out"
+    assert _left_out(f"{folder}/libqtvirtualkeyboardplugin.so")  # a QML keyboard: out
+    build = (ROOT / "packaging" / "build.py").read_text(encoding="utf-8")
+    assert f"{folder}/libibusplatforminputcontextplugin.so" in build  # checked after a build
+
+
+def test_qt_translations_ship_for_the_apps_languages_only() -> None:
+    assert _pyside_file("Qt/translations/qtbase_zh_CN.qm").is_file()
+    assert not _left_out("PySide6/Qt/translations/qtbase_zh_CN.qm")
+    assert _left_out("PySide6/Qt/translations/qtbase_de.qm")
+    assert _left_out("PySide6/Qt/translations/qtdeclarative_zh_CN.qm")
+    build = (ROOT / "packaging" / "build.py").read_text(encoding="utf-8")
+    assert "desktop_agent/resources/i18n/desktop_agent_zh_CN.qm" in build

@@ -11,8 +11,8 @@ When the session's memory tracks its changes (``SessionMemory``), a save appends
 changed to the session's journal (``SessionLibrary.append``: its cost follows the
 change, not the chat). The whole file is rewritten (a checkpoint, ``SessionLibrary.save``)
 once nothing has changed for ``checkpoint_after`` seconds and no reply is streaming,
-when the journal has grown past ``journal_limit`` bytes, on :meth:`checkpoint` and on
-:meth:`aclose`.
+when the journal has grown past ``journal_limit`` bytes (four times that while a reply
+streams), on :meth:`checkpoint` and on :meth:`aclose`.
 """
 
 from __future__ import annotations
@@ -222,11 +222,14 @@ class Autosaver:
 
     async def _journal_or_checkpoint(self) -> SessionSummary:
         memory = self._memory
+        # While a reply streams the journal may grow to 4x the limit: a checkpoint then
+        # would stall the loop the stream paints on.
+        limit = self.journal_limit * (4 if self._unfinished is not None else 1)
         if (
             memory is not None
             and not self._checkpoint_wanted
             and self.library.is_open(self.session_id)
-            and self.library.journal_size(self.session_id) < self.journal_limit
+            and self.library.journal_size(self.session_id) < limit
         ):
             summary = await self.library.append(
                 self.session_id, memory=memory, unfinished_reply=self._unfinished, **self.modules

@@ -147,6 +147,34 @@ def strip_content(parts: dict[str, Any], marker: list[Any]) -> list[str] | None:
 # -- writing -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Record:
+    """An encoded journal record, framed, in pieces; the parts as encoded (to leave out
+    unchanged ones from the next record)."""
+
+    pieces: list[bytes | memoryview]
+    last: dict[str, bytes]
+
+
+_LOOP_ITEMS_MAX = 64  # messages a record may carry to be encoded on the loop
+
+
+def prepared_on_loop(journal: JournalWriter, delta: JournalDelta) -> Record | None:
+    """``delta`` encoded now, when that is cheap and nothing in it has to be moved to a blob
+    file; ``None``: the worker scans and encodes it. A worker running Python holds the GIL
+    the loop waits for (and on a busy machine may be descheduled holding it), so the small
+    record of an ordinary save is built here and the worker only writes and fsyncs it.
+    """
+    if len(delta.add) > _LOOP_ITEMS_MAX:
+        return None
+    if long_items_of([*delta.add, delta.parts.get(UNFINISHED_REPLY)]):
+        return None
+    record = journal.prepare(delta)
+    if b'"base64"' in b"".join(record.pieces):  # small: no long texts, few messages
+        return None  # perhaps a large image or recording: the scanner moves it out
+    return record
+
+
 class JournalWriter:
     """Appends records to one session's journal (blocking: call it from a worker thread).
 
@@ -175,12 +203,28 @@ class JournalWriter:
             OSError: It could not be written (the journal is as it was before).
             TypeError: A state holds something JSON cannot represent.
         """
+        return self.write(self.prepare(delta, long_items))
+
+    def prepare(self, delta: JournalDelta, long_items: frozenset[int] = frozenset()) -> Record:
+        """The record of ``delta``, encoded (no I/O: the loop may call it, between writes).
+
+        Raises:
+            TypeError: A state holds something JSON cannot represent.
+        """
         pieces, last = _record_pieces(self.generation, delta, self._last, long_items)
+        return Record(pieces, last)
+
+    def write(self, record: Record) -> int:
+        """Append a prepared record and fsync it; the bytes written.
+
+        Raises:
+            OSError: It could not be written (the journal is as it was before).
+        """
         if self._file is None:
             self._open()
         start = self.size
         try:
-            self._file.writelines(pieces)
+            self._file.writelines(record.pieces)
             self._file.flush()
             os.fsync(self._file.fileno())
         except BaseException:
@@ -190,7 +234,7 @@ class JournalWriter:
             raise
         self.size = self._file.tell()
         self.records += 1
-        self._last = last
+        self._last = record.last
         return self.size - start
 
     def _open(self) -> None:

@@ -43,6 +43,7 @@ from desktop_agent.app.library._journal import (
     JournalWriter,
     find_journal_memory,
     journal_delta,
+    prepared_on_loop,
     read_with_journal,
 )
 from desktop_agent.app.library._lock import SessionLock
@@ -60,6 +61,7 @@ from desktop_agent.app.library._storage import (
     Handoff,
     ListedEntry,
     SessionStore,
+    journal_text,
 )
 from desktop_agent.app.library._summary import (
     LoadedSession,
@@ -406,6 +408,8 @@ class SessionLibrary:
                     delta = journal_delta(memory, modules, at, add, unfinished_reply)
                     _refresh_meta_journaled(session.meta, at + len(add), add)
                     delta.parts = {"meta": _copy(session.meta), **delta.parts}
+                    record = prepared_on_loop(session.journal, delta)
+                    text = journal_text(delta.add) if record is not None else None
                     await asyncio.to_thread(
                         self._store.append,
                         session_id,
@@ -413,6 +417,8 @@ class SessionLibrary:
                         session.scanner,
                         session.journal,
                         Handoff(delta),
+                        record,
+                        text,
                     )
                 except BaseException:
                     memory.unsaved_from(at)

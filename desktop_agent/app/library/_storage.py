@@ -46,6 +46,7 @@ from desktop_agent.app.library._journal import (
     GENERATION_PART,
     JournalDelta,
     JournalWriter,
+    Record,
     journal_meta,
     long_items_of,
     next_generation,
@@ -238,9 +239,20 @@ class SessionStore:
         scanner: StateScanner,
         journal: JournalWriter,
         delta: Handoff[JournalDelta],
+        record: Record | None = None,
+        text: bytes | None = None,
     ) -> int:
         """Append one autosave's changes to the session's journal (fsynced); the bytes
         written. The new messages' text is added to the search text.
+
+        Args:
+            session_id: The session.
+            lock: Its lock (held).
+            scanner: Its scanner (large binaries become blob files).
+            journal: Its journal writer.
+            delta: The changes (taken here).
+            record: ``delta`` already encoded (with nothing to move to blob files), and
+                ``text`` its search text: only written here.
 
         Raises:
             SessionLockedError: Another process holds the session.
@@ -249,30 +261,29 @@ class SessionStore:
         change = delta.take()
         try:
             self._take(session_id, lock)
-            change.add = scanner.walk(change.add)
-            change.parts = {name: scanner.walk(state) for name, state in change.parts.items()}
-            long_items = long_items_of([*change.add, change.parts.get(UNFINISHED_REPLY)])
-            written = journal.append(change, long_items)
+            if record is None:
+                change.add = scanner.walk(change.add)
+                change.parts = {name: scanner.walk(s) for name, s in change.parts.items()}
+                long_items = long_items_of([*change.add, change.parts.get(UNFINISHED_REPLY)])
+                record, text = journal.prepare(change, long_items), journal_text(change.add)
+            written = journal.write(record)
         except OSError as exc:
             raise SessionSaveError(session_id, reason_of(exc)) from exc
         except (TypeError, ValueError) as exc:
             reason = f"part of the state cannot be stored as JSON ({exc})"
             raise SessionSaveError(session_id, reason) from exc
-        self._append_text(session_id, change.add)
+        if text:
+            self._append_text(session_id, text)
         return written
 
-    def _append_text(self, session_id: str, entries: list[Any]) -> None:
+    def _append_text(self, session_id: str, text: bytes) -> None:
         """Add messages' text to the search text (a cache: the next checkpoint rewrites it,
         dropping the text of messages replaced since)."""
-        messages = [message for message in map(message_dict, entries) if message is not None]
-        text = "\n".join(filter(None, (search_text(m.get("content")) for m in messages)))
-        if not text:
-            return
         with contextlib.suppress(OSError):
             path = self.paths.text(session_id)
             if path.exists():
                 with open(path, "ab") as file:
-                    file.write(encode_text("\n" + text))
+                    file.write(text)
 
     def _write_derived(self, session_id: str, text: str, entry: Entry | None) -> None:
         """The search text and the index entry: caches, rebuilt from the file if lost."""
@@ -550,6 +561,13 @@ _META_KEYS = (
     "schema_version",
     "title_is_custom",
 )
+
+
+def journal_text(entries: list[Any]) -> bytes:
+    """The search text of journaled messages, to append to the session's text file."""
+    messages = [message for message in map(message_dict, entries) if message is not None]
+    text = "\n".join(filter(None, (search_text(m.get("content")) for m in messages)))
+    return encode_text("\n" + text) if text else b""
 
 
 def _not_found(session_id: str) -> SessionNotFoundError:

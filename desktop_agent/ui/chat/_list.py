@@ -41,13 +41,14 @@ guessed at once; the others hold a placeholder and are guessed in background bat
 opening 10,000 messages does not stall the window for 10,000 estimates."""
 GUESS_BATCH_ROWS = 1500
 PLACEHOLDER_HEIGHT = 120
-CREATE_BUDGET_S = 0.012
+CREATE_BUDGET_S = 0.008
 """How long a relayout creates row widgets beyond those it must (each costs ~3-8 ms): the
 others are created nearest first in the turns after. A relayout must create the rows on
 screen, except when the user scrolls: dragging the scroll bar through 100,000 messages
 shows every row it passes; those not created in time are painted as a plain-text preview
 until they are (a frame or two), so no scroll step waits for a dozen widgets."""
 PREVIEW_CHARS = 600
+_BLOCK = 256
 
 _AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -71,7 +72,11 @@ class MessageList(QAbstractScrollArea):
         # every ancestor behind it, on every streamed frame. It paints its own background.
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self._heights: list[int] = []
-        self._offsets: list[int] = [PAD_TOP]
+        # Row offsets are prefix sums kept per block of rows: a measured height changes
+        # its block's sum, not 100,000 offsets.
+        self._block_sums: list[int] = []
+        self._block_starts: list[int] = [PAD_TOP]
+        self._dirty_blocks: set[int] = set()
         self._offsets_valid = True
         self._live: dict[str, RowWidget] = {}
         self._parked: dict[str, RowWidget] = {}
@@ -132,7 +137,7 @@ class MessageList(QAbstractScrollArea):
         self._ensure_offsets()
         self._stick = False
         self._scrolling = False
-        self._set_scroll(self._offsets[row])
+        self._set_scroll(self._offset(row))
         self.relayout()
 
     def schedule_relayout(self) -> None:
@@ -160,7 +165,9 @@ class MessageList(QAbstractScrollArea):
         self._measure_font()
         self._guess_all()
         self._stick = True
-        self._scrolling = False
+        # A session just opened: rows that take too long are previewed and created in the
+        # next turns, so the turn that shows a new conversation stays short.
+        self._scrolling = True
         self.relayout()
 
     def _on_rows_inserted(self, _parent: _AnyIndex, first: int, last: int) -> None:
@@ -237,17 +244,50 @@ class MessageList(QAbstractScrollArea):
         self._metrics = (max(1, metrics.averageCharWidth()), metrics.lineSpacing())
 
     def _ensure_offsets(self) -> None:
+        heights = self._heights
         if not self._offsets_valid:
-            self._offsets = list(accumulate(self._heights, initial=PAD_TOP))
-            self._offsets_valid = True
+            self._block_sums = [
+                sum(heights[start : start + _BLOCK]) for start in range(0, len(heights), _BLOCK)
+            ]
+        elif self._dirty_blocks:
+            for block in self._dirty_blocks:
+                start = block * _BLOCK
+                self._block_sums[block] = sum(heights[start : start + _BLOCK])
+        else:
+            return
+        self._dirty_blocks.clear()
+        self._block_starts = list(accumulate(self._block_sums, initial=PAD_TOP))
+        self._offsets_valid = True
+
+    def _set_height(self, row: int, height: int) -> None:
+        self._heights[row] = height
+        self._dirty_blocks.add(row // _BLOCK)
+
+    def _offset(self, row: int) -> int:
+        """The content coordinate of the top of ``row`` (``len(rows)``: the end)."""
+        self._ensure_offsets()
+        block = row // _BLOCK
+        if block >= len(self._block_sums):
+            return self._block_starts[-1]
+        return self._block_starts[block] + sum(self._heights[block * _BLOCK : row])
 
     def _total_height(self) -> int:
         self._ensure_offsets()
-        return self._offsets[-1] + PAD_BOTTOM
+        return self._block_starts[-1] + PAD_BOTTOM
 
     def _row_at(self, y: int) -> int:
         """The row containing content coordinate ``y`` (clamped to existing rows)."""
-        row = bisect.bisect_right(self._offsets, y) - 1
+        self._ensure_offsets()
+        if not self._heights:
+            return 0
+        block = min(
+            max(bisect.bisect_right(self._block_starts, y) - 1, 0), len(self._block_sums) - 1
+        )
+        start = block * _BLOCK
+        tops = list(
+            accumulate(self._heights[start : start + _BLOCK], initial=self._block_starts[block])
+        )
+        row = start + bisect.bisect_right(tops, y) - 1
         return min(max(row, 0), len(self._heights) - 1)
 
     # -- layout ------------------------------------------------------------------------
@@ -277,8 +317,6 @@ class MessageList(QAbstractScrollArea):
             # rows that came into view (four budgets in one pass were one long stall).
             if not self._materialize(first, last, attempt == 0, shown, deadline):
                 break
-            self._offsets_valid = False
-            self._ensure_offsets()
             top = self._target_top(view_height, anchor)
         self._release_outside(first, last)
         self._place(first, last, top)
@@ -299,14 +337,14 @@ class MessageList(QAbstractScrollArea):
         if self._stick:
             return limit
         if anchor is not None:
-            return min(limit, max(0, self._offsets[anchor[0]] + anchor[1]))
+            return min(limit, max(0, self._offset(anchor[0]) + anchor[1]))
         return min(limit, self.verticalScrollBar().value())
 
     def _anchor(self, top: int) -> tuple[int, int] | None:
         if not self._heights:
             return None
         row = self._row_at(top)
-        return row, top - self._offsets[row]
+        return row, top - self._offset(row)
 
     def _window(self, top: int, view_height: int) -> tuple[int, int]:
         if not self._heights:
@@ -346,7 +384,7 @@ class MessageList(QAbstractScrollArea):
                 widget.refresh(entry)
             height = widget.heightForWidth(self._width)
             if height != self._heights[row]:
-                self._heights[row] = height
+                self._set_height(row, height)
                 changed = True
             if not entry.streaming:
                 self._remember_height(entry, height)
@@ -400,7 +438,7 @@ class MessageList(QAbstractScrollArea):
         x = max(SIDE_PAD, (self._available_width() - self._width) // 2)
         previews, self._previews = self._previews, []
         for row in range(first, last + 1):
-            rect = QRect(x, self._offsets[row] - top, self._width, self._heights[row])
+            rect = QRect(x, self._offset(row) - top, self._width, self._heights[row])
             widget = self._live.get(self._model.entry(row).key)
             if widget is None:  # left to a later turn: painted as a preview meanwhile
                 self._previews.append((row, rect))
@@ -445,7 +483,7 @@ class MessageList(QAbstractScrollArea):
     def _paint_previews(self, painter: QPainter, area: QRect) -> None:
         """Rows not created yet (the user scrolls fast): their text, plain, in muted ink."""
         palette = self._ctx.palette
-        painter.setPen(QColor(palette.muted))
+        ink, border = QColor(palette.muted), QColor(palette.border)
         flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
         for row, rect in self._previews:
             if not rect.intersects(area) or row >= len(self._heights):
@@ -453,7 +491,10 @@ class MessageList(QAbstractScrollArea):
             entry = self._model.entry(row)
             msg = entry.msg
             text = (msg.get_text_content() if msg is not None else entry.error_text) or "…"
-            painter.drawText(rect.adjusted(14, 10, -14, -10), flags, text[:PREVIEW_CHARS])
+            painter.setPen(border)
+            painter.drawRoundedRect(rect.adjusted(0, 0, -1, -9), 10, 10)
+            painter.setPen(ink)
+            painter.drawText(rect.adjusted(14, 10, -14, -18), flags, text[:PREVIEW_CHARS])
 
     def _on_scrolled(self, value: int) -> None:
         if self._programmatic:

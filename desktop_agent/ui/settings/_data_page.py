@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app import SessionSwitcher, Settings
 from desktop_agent.app.library import SessionLibrary
 from desktop_agent.app.transfer import (

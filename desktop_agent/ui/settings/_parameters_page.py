@@ -8,7 +8,7 @@ budget is not sent: attached documents are checked against it in the composer.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app import Settings
 
 PARAMETERS_PAGE_TITLE = QT_TRANSLATE_NOOP("SettingsDialog", "Parameters")

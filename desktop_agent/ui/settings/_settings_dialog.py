@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from desktop_agent.app import Provider, ProviderPreset, Settings
 from desktop_agent.app._provider_catalog import known_provider_at
+from desktop_agent.ui.settings._language_box import LanguageBox
 from desktop_agent.ui.settings._provider_presets import ProviderCatalog
 
 DEFAULT_PRESET = "Default"
@@ -134,11 +135,16 @@ class SettingsDialog(QDialog):
             enabled=self.enabled.isChecked(),
         )
         base = self._settings.with_preset(preset) if preset.base_url else self._settings
+        previous = self._settings.active_preset()
+        if preset.base_url and not preset.enabled and previous and previous.name != preset.name:
+            # Taking a provider out of the picker does not make it the default one.
+            base = base.model_copy(update={"active_provider": previous.name})
         return base.model_copy(
             update={
                 "temperature": round(self.temperature.value(), 2),
                 "system_prompt": self.system_prompt.toPlainText(),
                 "theme": self.theme.currentData() or "light",
+                "language": self.language.value(),
                 "allow_remote_images": self.remote_images.isChecked(),
                 "plan_mode": self.plan_mode.isChecked(),
             }
@@ -219,6 +225,7 @@ class SettingsDialog(QDialog):
                 "SettingsDialog", "System follows the desktop's light or dark setting"
             )
         )
+        self.language = LanguageBox()  # applies after a restart (issue 21)
         self.remote_images = QCheckBox(
             QCoreApplication.translate(
                 "SettingsDialog", "Load images from the web in messages without asking"
@@ -260,6 +267,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.plan_mode)
         appearance_page, appearance = _form_page()
         appearance.addRow(QCoreApplication.translate("SettingsDialog", "Theme"), self.theme)
+        appearance.addRow(QCoreApplication.translate("SettingsDialog", "Language"), self.language)
         appearance.addRow("", self.remote_images)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -294,6 +302,7 @@ class SettingsDialog(QDialog):
         self.temperature.setValue(settings.temperature)
         self.system_prompt.setPlainText(settings.system_prompt)
         self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
+        self.language.load(settings.language)
         self.remote_images.setChecked(settings.allow_remote_images)
         self.plan_mode.setChecked(settings.plan_mode)
         self.saved_providers.setText(saved_providers_text(settings))

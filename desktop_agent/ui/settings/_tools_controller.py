@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QSize, Signal
+from PySide6.QtCore import QObject, QSize, Signal
 from shiboken6 import isValid
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent._logging import logger
 from desktop_agent.app import ChatService, McpServers, McpServerStatus, Settings
 from desktop_agent.ui._qt_async import TaskSet

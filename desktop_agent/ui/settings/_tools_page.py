@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app import (
     McpConfigError,
     McpServerConfig,
@@ -167,6 +168,7 @@ class ToolsPage(QWidget):
         font.setBold(True)
         self.server_name.setFont(font)
         self.server_status = plain_label()
+        self.server_status.setProperty("i18n_data", True)  # its tooltip: the command line
         self.server_status.setWordWrap(True)
         self.error_view = QPlainTextEdit(readOnly=True)
         self.error_view.setProperty("i18n_data", True)  # the server's own output

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QWidget,
 )
+
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 
 _JSON_FILTER = QT_TRANSLATE_NOOP("EditorDialogs", "Template JSON (*.json);;All files (*)")
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
+
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 
 CONTEXT = "KnownNames"
 BUILTIN_DESCRIPTIONS = (

@@ -13,7 +13,7 @@ import html
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.context import ContextConfig, InputModule
 from desktop_agent.ui._plain import sentence
 from desktop_agent.ui.template_editor._preview import Preview, build_preview

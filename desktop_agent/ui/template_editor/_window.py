@@ -15,11 +15,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import QScrollArea, QTabWidget, QWidget
 
 import desktop_agent.ui.template_editor._edits as edits
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app._template_library import (
     TemplateLibrary,
     read_template_file,
@@ -461,9 +462,8 @@ class TemplateEditorWindow(QWidget):
         name = Path(path).name
         label = QCoreApplication.translate("EditCommand", "Import {name}").format(name=name)
         self.replace_draft(template_data(config), label)
-        self._notice_loaded(
-            QCoreApplication.translate("TemplateEditorWindow", "Imported {name}").format(name=name)
-        )
+        loaded = QCoreApplication.translate("TemplateEditorWindow", "Imported {name}")
+        self._notice_loaded(loaded.format(name=name))
         return True
 
     def export_file(self, path: str | Path) -> bool:
@@ -476,11 +476,8 @@ class TemplateEditorWindow(QWidget):
             )
             self.chrome.show_notice(sentence(failed.format(path=path, error=exc)), error=True)
             return False
-        self.chrome.show_notice(
-            QCoreApplication.translate("TemplateEditorWindow", "Exported to {path}").format(
-                path=path
-            )
-        )
+        done = QCoreApplication.translate("TemplateEditorWindow", "Exported to {path}")
+        self.chrome.show_notice(done.format(path=path))
         return True
 
     def library_has(self, name: str) -> bool:
@@ -522,9 +519,8 @@ class TemplateEditorWindow(QWidget):
             return False
         label = QCoreApplication.translate("EditCommand", "Load “{name}”").format(name=name)
         self.replace_draft(template_data(config), label)
-        self._notice_loaded(
-            QCoreApplication.translate("TemplateEditorWindow", "Loaded “{name}”").format(name=name)
-        )
+        loaded = QCoreApplication.translate("TemplateEditorWindow", "Loaded “{name}”")
+        self._notice_loaded(loaded.format(name=name))
         return True
 
     def delete_from_library(self, name: str) -> bool:
@@ -538,11 +534,8 @@ class TemplateEditorWindow(QWidget):
             self.chrome.show_notice(sentence(failed), error=True)
             return False
         self.chrome.refresh_library(self.library.names(), None)
-        self.chrome.show_notice(
-            QCoreApplication.translate("TemplateEditorWindow", "Deleted “{name}”.").format(
-                name=name
-            )
-        )
+        done = QCoreApplication.translate("TemplateEditorWindow", "Deleted “{name}”.")
+        self.chrome.show_notice(done.format(name=name))
         return True
 
     def _notice_loaded(self, what: str) -> None:

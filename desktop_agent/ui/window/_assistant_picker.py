@@ -16,6 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QMenu, QWidget
+from shiboken6 import isValid
 
 from desktop_agent._logging import logger
 from desktop_agent.app import ChatService, Settings
@@ -177,9 +178,10 @@ class AssistantController:
 
     def offer_for_new_chat(self, anchor: QWidget) -> AssistantMenu:
         """Show "New chat with…" under ``anchor``; the choice applies to the (new) chat."""
+        if self.menu is not None and isValid(self.menu):
+            self.menu.deleteLater()  # the previous one (kept until now: its action may run)
         menu = AssistantMenu(self.library.all(), self.last_chosen, anchor.window())
         menu.chosen.connect(self.choose)
-        menu.aboutToHide.connect(menu.deleteLater)
         self.menu = menu
         menu.show_under(anchor)
         return menu

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import orjson
+from library_helpers import big_base64
 
 from desktop_agent.app import AgentState
 from desktop_agent.app._settings import Settings, save_settings
@@ -248,3 +250,48 @@ async def test_a_backup_holds_journaled_messages(tmp_path: Path) -> None:
     with zipfile.ZipFile(written.path) as archive:
         parts = orjson.loads(archive.read(f"sessions/{session.session_id}.json"))
     assert texts_in(parts) == ["backed up", "yes"]
+
+
+async def test_an_idle_session_and_a_long_journal_are_checkpointed(tmp_path: Path) -> None:
+    library = SessionLibrary(tmp_path)
+    session_id = await library.create()
+    state = AgentState()
+    journal = library.sessions_dir / f"{session_id}.journal"
+    saved = asyncio.Event()
+    idle = Autosaver(
+        library, session_id, {"agent": state}, checkpoint_after=0.05, on_saved=lambda _: saved.set()
+    )
+    await state.memory.add(Msg("user", "hello", "user"))
+    idle.message_finished()
+    await idle.flush()
+    assert journal.exists() and idle.checkpoints == 0
+    saved.clear()
+    async with asyncio.timeout(10):
+        await saved.wait()  # nothing changes: the idle checkpoint comes
+    assert idle.checkpoints == 1 and not journal.exists()
+    await idle.aclose()
+
+    small = Autosaver(library, session_id, {"agent": state}, journal_limit=1)
+    for text in ("one", "two"):
+        await state.memory.add(Msg("user", text, "user"))
+        small.message_finished()
+        await small.flush()
+    assert small.checkpoints == 1 and not journal.exists()  # the second save was one
+    await small.aclose()
+    await library.close_all()
+    assert file_texts(library.sessions_dir / f"{session_id}.json") == ["hello", "one", "two"]
+
+
+async def test_a_large_image_in_a_journaled_message_becomes_a_blob_file(tmp_path: Path) -> None:
+    session = await Open.create(tmp_path)
+    image = big_base64(300_000)
+    source = {"type": "base64", "media_type": "image/png", "data": image}
+    blocks: Any = [{"type": "text", "text": "look"}, {"type": "image", "source": source}]
+    await session.state.memory.add(Msg("user", blocks, "user"))
+    await session.say()
+    await session.crash()
+    assert image.encode() not in session.journal.read_bytes()
+    (blob,) = session.library.blobs_dir(session.session_id).iterdir()
+    found = read_with_journal(session.file).parts
+    saved_source = found["agent"]["memory"]["content"][0][0]["content"][1]["source"]
+    assert saved_source == {"type": "url", "url": str(blob), "media_type": "image/png"}

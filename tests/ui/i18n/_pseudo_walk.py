@@ -109,8 +109,9 @@ def menu_texts(menu: QMenu) -> Iterator[tuple[str, str]]:
     for action in menu.actions():
         if action.isSeparator() or not action.isVisible():
             continue
-        if action.menu() is not None:
-            yield from menu_texts(action.menu())
+        submenu = action.menu()
+        if isinstance(submenu, QMenu):
+            yield from menu_texts(submenu)
         elif action.text():
             yield owner, action.text()
 
@@ -141,8 +142,9 @@ def _own_texts(widget: QWidget) -> Iterator[str]:
         yield widget.placeholderText()
     elif isinstance(widget, QComboBox):
         yield from (widget.itemText(i) for i in range(widget.count()))
-        if widget.isEditable() and widget.lineEdit() is not None:
-            yield widget.lineEdit().placeholderText()
+        editor = widget.lineEdit() if widget.isEditable() else None
+        if editor is not None:
+            yield editor.placeholderText()
     elif isinstance(widget, QTabBar):
         for i in range(widget.count()):
             yield widget.tabText(i)
@@ -193,8 +195,9 @@ def _menus_of(widget: QWidget) -> Iterator[QMenu]:
         if isinstance(menu, QMenu):
             yield menu
     for action in widget.actions():
-        if isinstance(action, QAction) and action.menu() is not None:
-            yield action.menu()
+        submenu = action.menu() if isinstance(action, QAction) else None
+        if isinstance(submenu, QMenu):
+            yield submenu
 
 
 def _inside_file_dialog(widget: QWidget) -> bool:

@@ -39,14 +39,16 @@ from typing import Any
 import pytest
 from _pseudo_walk import untranslated, untranslated_in_every_tab, untranslated_menu
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 import desktop_agent.ui._i18n as ui_i18n
 from desktop_agent.app import AgentState
 from desktop_agent.app.library import SessionLibrary
 from desktop_agent.message import Msg
-from desktop_agent.testing import OpenAICompatServer, ScriptedReply, ScriptedToolCall
+from desktop_agent.testing import OpenAICompatServer, ScriptedReply, ScriptedToolCall, text_pdf
+from desktop_agent.ui.chat._document_chip import DocumentPartView
+from desktop_agent.ui.permissions import PermissionDialog
 from desktop_agent.ui.window import DesktopApp
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -131,8 +133,10 @@ async def _saved_chat(home: Path, texts: list[str], title: str) -> str:
     library = SessionLibrary(home)
     state = AgentState("You are a test.")
     for number, text in enumerate(texts):
-        role = "user" if number % 2 == 0 else "assistant"
-        await state.memory.add(Msg("User" if role == "user" else "Assistant", text, role))
+        if number % 2 == 0:
+            await state.memory.add(Msg("User", text, "user"))
+        else:
+            await state.memory.add(Msg("Assistant", text, "assistant"))
     session_id = await library.create(title=title, model="test-model")
     await library.save(session_id, agent=state)
     await library.close_all()
@@ -206,9 +210,32 @@ async def template_editor(c: Ctx) -> list[str]:
         editor.close()
 
 
+async def template_editor_dialogs(c: Ctx) -> list[str]:
+    app = await c.desktop()
+    editor = app.template_editor.open()
+    await c.wait_until(editor.isVisible, timeout=WAIT)
+    dialogs = editor.dialogs
+    problems: list[str] = []
+    for ask in (
+        lambda: dialogs.ask_save_name("My template"),
+        lambda: dialogs.confirm_delete("My template"),
+        lambda: dialogs.ask_unapplied(lambda: None, lambda: None),
+        lambda: dialogs.choose_export("My template"),
+    ):
+        ask()
+        dialog = dialogs.dialog
+        assert dialog is not None
+        await c.wait_until(dialog.isVisible, timeout=WAIT)
+        await _settle()
+        problems += untranslated("template_editor_dialogs", dialog)
+        dialog.reject()
+    editor.close()
+    return problems
+
+
 async def permission_dialog(c: Ctx) -> list[str]:
     app = await c.desktop()
-    dialogs: list[QWidget] = []
+    dialogs: list[PermissionDialog] = []
     app.permissions.dialog_opened.connect(dialogs.append)
     call = ScriptedToolCall("execute_python_code", {"code": "print(1)"})
     c.server.add_reply(ScriptedReply(tool_calls=[call]), "Not run.")
@@ -277,9 +304,14 @@ async def trash_preview(c: Ctx) -> list[str]:
     await c.wait_until(lambda: sidebar.model.row_of(gone) is not None, timeout=WAIT)
     sidebar.trashed_session_clicked.emit(gone)
     await c.wait_until(lambda: window.trash_preview_shown, timeout=WAIT)
-    app.window.trash_preview.conversation  # noqa: B018  (built)
     await _settle()
-    return untranslated("trash_preview", window)
+    row = sidebar.model.row_of(gone)
+    assert row is not None
+    menu = sidebar.context_menu(sidebar.model.index(row))  # Restore
+    try:
+        return untranslated("trash_preview", window) + untranslated_menu("trash_preview", menu)
+    finally:
+        menu.deleteLater()
 
 
 async def export_dialog(c: Ctx) -> list[str]:
@@ -293,6 +325,51 @@ async def export_dialog(c: Ctx) -> list[str]:
         dialog.reject()
 
 
+async def attachments(c: Ctx) -> list[str]:
+    """Document chips in the composer (read, and refused), in the chat, and the preview."""
+    app = await c.desktop()
+    composer = app.window.composer
+    paper, broken = c.home / "paper.pdf", c.home / "broken.pdf"
+    paper.write_bytes(text_pdf(["Page one text", "Page two text"]))
+    broken.write_bytes(b"not a PDF at all")
+    composer.add_files([paper, broken])
+    for chip in composer.document_chips():
+        chip.wait()
+    await _settle()
+    problems = untranslated("attachments", composer)
+    for chip in composer.document_chips():
+        if chip.state == "failed":
+            composer.remove_attachment(chip)
+    c.server.add_reply(ScriptedReply("Page two says: Page two text."))
+    await c.send(app, "What is on page two?")
+    app.chat_view.flush()
+    await _settle()
+    (shown, *_) = app.chat_view.findChildren(DocumentPartView)
+    problems += untranslated("attachments", shown)
+    preview = shown.open_preview()
+    assert preview is not None
+    await c.wait_until(preview.isVisible, timeout=WAIT)
+    try:
+        return problems + untranslated("attachments", preview)
+    finally:
+        preview.close()
+
+
+async def find_bar(c: Ctx) -> list[str]:
+    app = await c.desktop()
+    c.server.add_reply(ScriptedReply("Start in Lisbon."))
+    await c.send(app, "Plan a trip")
+    bar = app.chat_view.find_bar
+    bar.open_bar()
+    bar.search_now("nowhere to be found")
+    await c.wait_until(lambda: not bar.searching and bar.count_label.text() != "", timeout=WAIT)
+    problems = untranslated("find_bar", bar)
+    bar.search_now("Lisbon")
+    await c.wait_until(lambda: not bar.searching and bool(bar.matches), timeout=WAIT)
+    await _settle()
+    return problems + untranslated("find_bar", bar)
+
+
 SurfaceBuilder = Callable[[Ctx], Awaitable[list[str]]]
 SURFACES: dict[str, SurfaceBuilder] = {
     builder.__name__: builder
@@ -302,6 +379,7 @@ SURFACES: dict[str, SurfaceBuilder] = {
         sidebar_menu,
         settings,
         template_editor,
+        template_editor_dialogs,
         permission_dialog,
         assistant_editor,
         chat_params_dialog,
@@ -309,6 +387,8 @@ SURFACES: dict[str, SurfaceBuilder] = {
         shortcut_overlay,
         trash_preview,
         export_dialog,
+        find_bar,
+        attachments,
     )
 }
 _WRAPPING = pytest.mark.xfail(strict=False, reason="issue 21: strings still being wrapped")

@@ -93,3 +93,17 @@ def test_which_saved_providers_the_picker_lists(qtbot: QtBot) -> None:
     dialog.enabled.setChecked(True)
     saved = dialog.edited_settings()
     assert all(p.enabled for p in saved.providers) and saved.active_provider == "Work"
+
+
+def test_taking_a_provider_out_of_the_picker_keeps_the_default(qtbot: QtBot) -> None:
+    presets = [
+        ProviderPreset(name="Groq", base_url="https://api.groq.com/openai/v1", model="a"),
+        ProviderPreset(name="Work", base_url="http://127.0.0.1:1/v1", model="b"),
+    ]
+    dialog = SettingsDialog(Settings(providers=presets, active_provider="Groq"))
+    qtbot.addWidget(dialog)
+    _choose(dialog, "Work")
+    dialog.enabled.setChecked(False)
+    saved = dialog.edited_settings()
+    assert saved.active_provider == "Groq"
+    assert [(p.name, p.enabled) for p in saved.providers] == [("Groq", True), ("Work", False)]

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from _window_helpers import env_for, send
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.app._template_library import TemplateLibrary
@@ -21,7 +22,7 @@ from desktop_agent.app.transfer import import_files, read_conversation, render, 
 from desktop_agent.context import ContextConfig
 from desktop_agent.testing import OpenAICompatServer
 from desktop_agent.ui.window import DesktopApp
-from desktop_agent.ui.window._assistant_picker import EDIT_ITEM
+from desktop_agent.ui.window._assistant_picker import EDIT_ITEM, AssistantMenu
 
 
 @pytest.fixture
@@ -119,17 +120,28 @@ async def test_an_assistants_tools_and_template_reach_the_request(
 
 
 async def test_new_chat_offers_the_assistants(
-    qtbot: QtBot, desktop: DesktopApp, server: OpenAICompatServer
+    qtbot: QtBot,
+    desktop: DesktopApp,
+    server: OpenAICompatServer,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    shown: list[bool] = []
+    show_under = AssistantMenu.show_under
+
+    def recording(menu: AssistantMenu, widget: QWidget) -> None:
+        show_under(menu, widget)
+        shown.append(menu.isVisible())
+
+    monkeypatch.setattr(AssistantMenu, "show_under", recording)
     _pick(desktop, "translator")
     await send(qtbot, desktop, "Bonjour")
     button = desktop.window.sidebar.new_chat_button
-    for _ in range(2):  # offered each time the button starts a chat
-        desktop.assistants.menu = None
+    for count in (1, 2):  # offered each time the button starts a chat
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-        await _until(lambda: desktop.assistants.menu is not None)
+        await _until(lambda: len(shown) == count)  # noqa: B023
+        assert shown[-1]  # popped up
         menu = desktop.assistants.menu
-        assert menu is not None and menu.isVisible()
+        assert menu is not None
         default = menu.defaultAction()
         assert default is not None and default.data() == "translator"  # the last one
         assert menu.activeAction() is default  # Enter keeps it
