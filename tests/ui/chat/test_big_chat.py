@@ -5,7 +5,6 @@ finds a message far away and scrolls to it."""
 
 from __future__ import annotations
 
-from _chat_helpers import settle
 from PySide6.QtCore import QCoreApplication, QEvent, QRect, Qt
 from pytestqt.qtbot import QtBot
 
@@ -42,11 +41,17 @@ def _visible(view: ChatView, row: int) -> bool:
     return viewport.intersects(QRect(widget.pos(), widget.size()))
 
 
-def _drain(view: ChatView) -> None:
-    """Deferred deletes and the rows left to the next turns, as the next frames would."""
-    QCoreApplication.processEvents()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    settle(view)
+def settle(view: ChatView) -> None:
+    """The next frames: pending updates, the rows left to later turns, budgeted renders
+    (their timers too), deferred deletes."""
+    for _ in range(500):
+        view.model.coalescer.flush()
+        view.list.relayout()
+        QCoreApplication.processEvents()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        if not view.list.rendering:
+            return
+    raise AssertionError("the chat pane did not settle")
 
 
 def test_a_big_chat_opens_at_its_end_with_only_nearby_rows(
@@ -70,7 +75,7 @@ def test_scrolling_creates_rows_in_view_and_releases_the_others(
     bottom_keys = set(chat_view.list.live_rows())
     bar = chat_view.list.verticalScrollBar()
     bar.setValue(bar.maximum() // 2)  # as the user dragging the scroll bar does
-    _drain(chat_view)
+    settle(chat_view)
     live = chat_view.list.live_rows()
     assert not bottom_keys & set(live)  # the rows at the end were released
     assert 0 < len(live) < 40
@@ -78,7 +83,7 @@ def test_scrolling_creates_rows_in_view_and_releases_the_others(
     assert COUNT // 4 < rows[0] and rows[-1] < 3 * COUNT // 4
     assert any(_visible(chat_view, row) for row in rows)
     bar.setValue(0)
-    _drain(chat_view)
+    settle(chat_view)
     assert _visible(chat_view, 0)
     assert len(chat_view.list.live_rows()) < 40
 
@@ -100,7 +105,7 @@ def test_rows_scrolled_past_too_fast_are_previewed_then_created(
         for x in range(0, image.width(), 7)
         for y in range(0, image.height(), 7)
     )
-    _drain(chat_view)
+    settle(chat_view)
     assert not chat_view.list.rendering
     assert _visible(chat_view, 0)
     assert chat_view.list.rows_created > created
