@@ -34,14 +34,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_session import build_messages, make_specs
 
 from desktop_agent.app import AgentState
+from desktop_agent.app._session_memory import SessionMemory
 from desktop_agent.app.library import Autosaver, SessionLibrary
+from desktop_agent.app.library import _library as _library_module
 from desktop_agent.message import Msg
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,8 +93,9 @@ async def chat_of(root: Path, count: int) -> tuple[SessionLibrary, str, AgentSta
     library = SessionLibrary(root)
     session_id = await library.create()
     state = AgentState()
+    memory = cast(SessionMemory, state.memory)
     for msg in build_messages(make_specs(count)):
-        state.memory.content.append((msg, []))
+        memory.content.append((msg, []))
     await library.save(session_id, agent=state)
     return library, session_id, state
 
@@ -114,13 +117,17 @@ async def stream_saves(state: AgentState, autosaver: Autosaver, spans: list[Any]
     await autosaver.flush()
 
 
-def record_spans(library: SessionLibrary, spans: list[tuple[float, float, str]]) -> None:
-    """Wrap the library's save and append to note each one's time span."""
+def record_spans(
+    library: SessionLibrary, spans: list[tuple[float, float, str]], work: list[float]
+) -> None:
+    """Wrap the library's save and append to note each one's time span, and the loop work
+    timed inside it (``work[-1]`` accumulates it, see :func:`time_loop_work`)."""
     for name in ("save", "append"):
         original = getattr(library, name)
 
         async def timed(*args: Any, _original: Any = original, _name: str = name, **kw: Any) -> Any:
             start = time.perf_counter()
+            work.append(0.0)
             try:
                 return await _original(*args, **kw)
             finally:
@@ -129,12 +136,50 @@ def record_spans(library: SessionLibrary, spans: list[tuple[float, float, str]])
         setattr(library, name, timed)
 
 
+def time_loop_work(state: AgentState, journal: bool, work: list[float]) -> Any:
+    """Time the steps a save runs on the loop (adding to ``work[-1]``); undo with the
+    returned function. The journal: taking the changes, the states without the memory's
+    content, encoding the record and its search text. The rewrite: ``state_dict()``."""
+    if journal:
+        targets: list[tuple[Any, str]] = [
+            (_library_module, "journal_delta"),
+            (_library_module, "prepared_on_loop"),
+            (_library_module, "journal_text"),
+            (state.memory, "take_changes"),
+        ]
+    else:
+        targets = [(state, "state_dict")]
+    originals = [(owner, name, getattr(owner, name)) for owner, name in targets]
+    for owner, name, original in originals:
+
+        def timed(*args: Any, _original: Any = original, **kw: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return _original(*args, **kw)
+            finally:
+                if work:
+                    work[-1] += (time.perf_counter() - start) * 1000
+
+        setattr(owner, name, timed)
+
+    def undo() -> None:
+        for owner, name, original in originals:
+            if owner is _library_module:
+                setattr(owner, name, original)
+            else:
+                delattr(owner, name) if name in vars(owner) else None
+
+    return undo
+
+
 async def stall_run(count: int, journal: bool) -> dict[str, Any]:
     """Stalls per autosave while replies stream into a chat of ``count`` messages."""
     with tempfile.TemporaryDirectory(prefix="bench-autosave-") as folder:
         library, session_id, state = await chat_of(Path(folder), count)
         spans: list[tuple[float, float, str]] = []
-        record_spans(library, spans)
+        work: list[float] = []
+        record_spans(library, spans, work)
+        undo = time_loop_work(state, journal, work)
         limit = 1 << 40 if journal else 0  # 0: every save rewrites the whole file (old)
         autosaver = Autosaver(
             library,
@@ -154,6 +199,8 @@ async def stall_run(count: int, journal: bool) -> dict[str, Any]:
         finally:
             await beat.stop()
         stalls = [beat.worst_in(start, end) for start, end, _name in spans]
+        loop_work = list(work)
+        undo()
         span_s = statistics.median(end - start for start, end, _name in spans)
         idle = await checkpoint_stall(autosaver, spans) if journal else None
         per_message = await bytes_per_message(library, session_id, state, autosaver)
@@ -162,7 +209,13 @@ async def stall_run(count: int, journal: bool) -> dict[str, Any]:
         del state
         gc.unfreeze()
         gc.collect()
-    return {"stalls": stalls, "idle": idle, "bytes": per_message, "span_s": span_s}
+    return {
+        "stalls": stalls,
+        "idle": idle,
+        "bytes": per_message,
+        "span_s": span_s,
+        "work": loop_work,
+    }
 
 
 class NoSaver:
@@ -290,7 +343,7 @@ async def _opened_texts(root: Path, session_id: str) -> list[str | None] | None:
         return None
     finally:
         await library.close_all()
-    return [msg.get_text_content() for msg, _ in state.memory.content]
+    return [msg.get_text_content() for msg, _ in cast(SessionMemory, state.memory).content]
 
 
 # -- the report ---------------------------------------------------------------------------
@@ -344,6 +397,10 @@ def main() -> int:
             f"{'PASS' if passed else 'MISS'} (p99 <= {STALL_TARGET_MS:.0f} ms)"
         )
         print(f"  {count:>7,} messages  rewrite (old)   {_figures(old['stalls'])}")
+        print(
+            f"  {count:>7,} messages  its steps on the loop, timed: journal "
+            f"{_figures(new['work'])}; rewrite {_figures(old['work'])}"
+        )
         print(
             f"  {count:>7,} messages  idle checkpoint (a whole rewrite, nothing streaming): "
             f"stall {new['idle']:.1f} ms"

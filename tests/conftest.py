@@ -12,6 +12,8 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +71,15 @@ def _guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
 socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
 socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
 socket.getaddrinfo = _guarded_getaddrinfo
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the translations when they were never built (``make test`` always builds
+    them), so a window test sees the English plural forms the app shows."""
+    root = Path(__file__).resolve().parents[1]
+    if not (root / "resources" / "i18n" / "desktop_agent_en.qm").exists():
+        script = root / "scripts" / "i18n.py"
+        subprocess.run([sys.executable, str(script), "release"], check=True, capture_output=True)
 
 
 @pytest.fixture(autouse=True)

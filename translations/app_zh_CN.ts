@@ -65,6 +65,30 @@
             <source>Wrote {path}:</source>
             <translation>已写入 {path}：</translation>
         </message>
+        <message>
+            <source>it is not a ZIP archive</source>
+            <translation>它不是 ZIP 压缩包</translation>
+        </message>
+        <message>
+            <source>it is a ZIP archive but not a desktop-agent backup</source>
+            <translation>它是 ZIP 压缩包，但不是 desktop-agent 备份</translation>
+        </message>
+        <message>
+            <source>its manifest is not JSON</source>
+            <translation>其清单文件不是 JSON</translation>
+        </message>
+        <message>
+            <source>it is not a desktop-agent backup</source>
+            <translation>它不是 desktop-agent 备份</translation>
+        </message>
+        <message>
+            <source>it was made by a newer desktop-agent (backup format {version})</source>
+            <translation>它由更新版本的 desktop-agent 生成（备份格式 {version}）</translation>
+        </message>
+        <message>
+            <source>it was saved by a newer desktop-agent</source>
+            <translation>它由更新版本的 desktop-agent 保存</translation>
+        </message>
     </context>
     <context>
         <name>ChatService</name>
@@ -445,6 +469,30 @@
     <context>
         <name>SessionLibrary</name>
         <message>
+            <source>the file is empty</source>
+            <translation>文件是空的</translation>
+        </message>
+        <message>
+            <source>it is not UTF-8 text ({error})</source>
+            <translation>不是 UTF-8 文本（{error}）</translation>
+        </message>
+        <message>
+            <source>it is not valid JSON ({error})</source>
+            <translation>不是有效的 JSON（{error}）</translation>
+        </message>
+        <message>
+            <source>its JSON nests too deeply to be read</source>
+            <translation>其 JSON 嵌套太深，无法读取</translation>
+        </message>
+        <message>
+            <source>it holds a JSON {kind}, not an object of saved parts</source>
+            <translation>其中是 JSON {kind}，而不是由已保存部分组成的对象</translation>
+        </message>
+        <message>
+            <source>its part {name} is a {kind}, not an object</source>
+            <translation>其中的部分 {name} 是 {kind}，而不是对象</translation>
+        </message>
+        <message>
             <source>The session file is damaged: {reason}.</source>
             <translation>对话文件已损坏：{reason}。</translation>
         </message>
@@ -453,12 +501,36 @@
             <translation>由更新版本的 desktop-agent 保存（格式 {version}）；请更新应用后再打开。</translation>
         </message>
         <message>
+            <source>it cannot be read ({error})</source>
+            <translation>无法读取（{error}）</translation>
+        </message>
+        <message>
+            <source>it was cut short (it does not end where the JSON closes)</source>
+            <translation>文件不完整（没有在 JSON 闭合处结束）</translation>
+        </message>
+        <message>
+            <source>its format version is invalid</source>
+            <translation>其格式版本无效</translation>
+        </message>
+        <message>
+            <source>it could not be upgraded from format {version} ({error})</source>
+            <translation>无法从格式 {version} 升级（{error}）</translation>
+        </message>
+        <message>
             <source>Open in another desktop-agent window (read-only here).</source>
             <translation>已在另一个 desktop-agent 窗口中打开（在这里只读）。</translation>
         </message>
         <message>
             <source>A session title cannot be empty.</source>
             <translation>对话标题不能为空。</translation>
+        </message>
+        <message>
+            <source>its metadata is a {kind}, not an object</source>
+            <translation>其元数据是 {kind}，而不是对象</translation>
+        </message>
+        <message>
+            <source>its metadata has no schema_version</source>
+            <translation>其元数据缺少 schema_version</translation>
         </message>
         <message>
             <source>This session is open in another desktop-agent window, so it is read-only here: new messages cannot be saved. Close it there, or start a new chat.</source>

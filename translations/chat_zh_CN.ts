@@ -499,6 +499,37 @@
         </message>
     </context>
     <context>
+        <name>FindBar</name>
+        <message>
+            <source>Find in chat</source>
+            <translation>在对话中查找</translation>
+        </message>
+        <message>
+            <source>Older match (Enter)</source>
+            <translation>上一个匹配（Enter）</translation>
+        </message>
+        <message>
+            <source>Newer match (Shift+Enter)</source>
+            <translation>下一个匹配（Shift+Enter）</translation>
+        </message>
+        <message>
+            <source>Close (Esc)</source>
+            <translation>关闭（Esc）</translation>
+        </message>
+        <message>
+            <source>Searching…</source>
+            <translation>正在查找…</translation>
+        </message>
+        <message>
+            <source>No matches</source>
+            <translation>无匹配</translation>
+        </message>
+        <message>
+            <source>{current} of {count}</source>
+            <translation>第 {current} 个，共 {count} 个</translation>
+        </message>
+    </context>
+    <context>
         <name>ImageView</name>
         <message>
             <source>invalid base64 data ({error})</source>

@@ -15,6 +15,8 @@ import asyncio
 import contextlib
 import gc
 import json
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +90,22 @@ def built_conversation(messages: list[Msg]) -> Conversation:
     built = Conversation()
     built.reset(messages)
     return built
+
+
+@contextlib.contextmanager
+def responsive_threads(interval: float = 0.001) -> Iterator[None]:
+    """Let the loop take the GIL back from a busy worker thread within ``interval``
+    seconds, not Python's default 5 ms, for the block (restored after).
+
+    While a session loads in worker threads, every Qt call the loop makes releases the
+    GIL and waits for it again: at 5 ms a wait, painting a few rows became a 100-200 ms
+    stall."""
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(min(previous, interval))
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(previous)
 
 
 def keep_out_of_collections() -> None:

@@ -39,6 +39,7 @@ from desktop_agent.app._session_restore import (
     keep_out_of_collections,
     load_off_loop,
     read_last_session,
+    responsive_threads,
     restored_messages,
     write_last_session,
 )
@@ -248,7 +249,7 @@ class SessionSwitcher:
             state = AgentState(self.service.settings.system_prompt)
             # Parsed, loaded and turned into rows off the loop, with no collection of the
             # whole session meanwhile; then kept out of every later collection.
-            with gc_paused():
+            with gc_paused(), responsive_threads():
                 loaded = await load_off_loop(library, session_id, state)
                 messages = await restored_messages(state, loaded.unfinished_reply)
                 rows = await asyncio.to_thread(built_conversation, messages)

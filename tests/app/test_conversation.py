@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 import time
+
+import pytest
 
 from desktop_agent.app import (
     Changed,
@@ -228,3 +231,31 @@ def test_upsert_cost_does_not_grow_with_content_length() -> None:
     short = min(timed_chunks(short_text) for _ in range(3))
     long = min(timed_chunks(long_text) for _ in range(3))
     assert long < short * 3
+
+
+def test_adopt_shows_rows_built_elsewhere_with_one_reset() -> None:
+    conversation = Conversation()
+    conversation.upsert(Msg("user", "old", "user"), last=False)
+    events = _recording(conversation)
+    messages = [Msg("user", "q", "user"), _tool_call(), _tool_result("fine")]
+    built: list[Conversation] = []
+    worker = threading.Thread(target=lambda: built.append(_built(messages)))
+    worker.start()  # as opening a session does: the rows are made in a worker thread
+    worker.join()
+    conversation.adopt(built[0])
+    assert events == [Reset()]
+    assert [e.msg for e in conversation.entries] == messages
+    assert conversation.row_of(messages[2].id) == 2
+    assert conversation.tool_status("call-1") is ToolStatus.DONE
+    assert not conversation.turn_active
+    assert len(built[0]) == 0  # the rows moved, nothing is shared
+    observed = Conversation()
+    _recording(observed)
+    with pytest.raises(ValueError):
+        conversation.adopt(observed)
+
+
+def _built(messages: list[Msg]) -> Conversation:
+    built = Conversation()
+    built.reset(messages)
+    return built

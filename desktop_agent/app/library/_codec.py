@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from desktop_agent._i18n import translate
 from desktop_agent.session._json_codec import decode_json, encode_json, gc_paused
 
 SLICE_ITEMS = 256
@@ -180,7 +181,7 @@ def decode(data: bytes) -> Any:
         SessionDecodeError: Not UTF-8 JSON; the message says why and where.
     """
     if not data or data.isspace():
-        raise SessionDecodeError("the file is empty")
+        raise SessionDecodeError(translate("SessionLibrary", "the file is empty"))
     try:
         with gc_paused():
             if b"[\n" in data:
@@ -189,11 +190,17 @@ def decode(data: bytes) -> Any:
                     return found
             return decode_json(data)
     except UnicodeDecodeError as exc:
-        raise SessionDecodeError(f"it is not UTF-8 text ({exc.reason})") from None
+        raise SessionDecodeError(
+            translate("SessionLibrary", "it is not UTF-8 text ({error})").format(error=exc.reason)
+        ) from None
     except ValueError as exc:  # json.JSONDecodeError
-        raise SessionDecodeError(f"it is not valid JSON ({exc})") from None
+        raise SessionDecodeError(
+            translate("SessionLibrary", "it is not valid JSON ({error})").format(error=exc)
+        ) from None
     except RecursionError:
-        raise SessionDecodeError("its JSON nests too deeply to be read") from None
+        raise SessionDecodeError(
+            translate("SessionLibrary", "its JSON nests too deeply to be read")
+        ) from None
 
 
 _NOT_SLICED = object()
@@ -285,12 +292,16 @@ def decode_parts(data: bytes) -> dict[str, Any]:
     parts = decode(data)
     if not isinstance(parts, dict):
         raise SessionDecodeError(
-            f"it holds a JSON {type(parts).__name__}, not an object of saved parts"
+            translate(
+                "SessionLibrary", "it holds a JSON {kind}, not an object of saved parts"
+            ).format(kind=type(parts).__name__)
         )
     for name, state in parts.items():
         if not isinstance(state, dict):
             raise SessionDecodeError(
-                f"its part {name!r} is a {type(state).__name__}, not an object"
+                translate("SessionLibrary", "its part {name} is a {kind}, not an object").format(
+                    name=repr(name), kind=type(state).__name__
+                )
             )
     return parts
 

@@ -98,7 +98,12 @@ def inspect(path: Path, stat: os.stat_result) -> dict[str, Any]:
     except (ValueError, TypeError) as exc:  # SessionDecodeError, or a failed migration
         return damaged_entry(str(exc), stamp)
     except OSError as exc:
-        return damaged_entry(f"it cannot be read ({exc.strerror or exc})", stamp)
+        return damaged_entry(
+            translate("SessionLibrary", "it cannot be read ({error})").format(
+                error=exc.strerror or exc
+            ),
+            stamp,
+        )
     problem = meta_problem(meta)
     if problem:
         return damaged_entry(problem, stamp)
@@ -124,7 +129,11 @@ def _read_meta(path: Path, stat: os.stat_result) -> Any:
             return _meta_of_whole(file.read(), stat)
         file.seek(max(stat.st_size - _TAIL_BYTES, 0))
         if not ends_like_object(file.read()):
-            raise SessionDecodeError("it was cut short (it does not end where the JSON closes)")
+            raise SessionDecodeError(
+                translate(
+                    "SessionLibrary", "it was cut short (it does not end where the JSON closes)"
+                )
+            )
         return found[0]
 
 
@@ -174,13 +183,18 @@ def read_session_file(path: Path) -> SessionFile:
     parts = decode_parts(data)
     version = schema_version_of(parts)
     if version == -1 or (version > 0 and meta_problem(parts["meta"])):
-        raise SessionDecodeError(meta_problem(parts["meta"]) or "its format version is invalid")
+        raise SessionDecodeError(
+            meta_problem(parts["meta"])
+            or translate("SessionLibrary", "its format version is invalid")
+        )
     if version > SCHEMA_VERSION:
         raise NewerSchemaError(parts["meta"], stamp)
     try:
         parts = migrate(parts, version, file_time(stat))
     except (ValueError, TypeError, KeyError) as exc:
         raise SessionDecodeError(
-            f"it could not be upgraded from format {version} ({exc})"
+            translate(
+                "SessionLibrary", "it could not be upgraded from format {version} ({error})"
+            ).format(version=version, error=exc)
         ) from None
     return SessionFile(parts, parts["meta"], stamp, b".blobs" in data)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from desktop_agent._i18n import translate
 from desktop_agent.module import StateModule
 
 SCHEMA_VERSION = 1
@@ -89,11 +90,13 @@ class SessionMeta(StateModule):
 def meta_problem(state: Any) -> str:
     """Why ``state`` is not valid metadata, or ``""`` if it is."""
     if not isinstance(state, dict):
-        return f"its metadata is a {type(state).__name__}, not an object"
+        return translate("SessionLibrary", "its metadata is a {kind}, not an object").format(
+            kind=type(state).__name__
+        )
     for name, kind in _FIELD_TYPES.items():
         if name not in state:
             if name == "schema_version":
-                return "its metadata has no schema_version"
+                return translate("SessionLibrary", "its metadata has no schema_version")
             continue
         value = state[name]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):

@@ -334,7 +334,12 @@ class SessionStore:
             version = int(exc.meta["schema_version"])
             raise SessionFromNewerVersionError(session_id, version, SCHEMA_VERSION) from None
         except OSError as exc:
-            raise self.damaged(session_id, f"it cannot be read ({reason_of(exc)})") from None
+            raise self.damaged(
+                session_id,
+                translate("SessionLibrary", "it cannot be read ({error})").format(
+                    error=reason_of(exc)
+                ),
+            ) from None
         if found.has_blob_refs:
             relocate_blobs(found.parts, self.paths.blobs(session_id))
         return found

@@ -292,16 +292,22 @@ def read_backup_contents(path: Path) -> BackupContents:
         with zipfile.ZipFile(path) as archive:
             manifest = json.loads(archive.read(MANIFEST))
     except (OSError, zipfile.BadZipFile):
-        raise ValueError("it is not a ZIP archive") from None
+        raise ValueError(translate("BackupReport", "it is not a ZIP archive")) from None
     except KeyError:
-        raise ValueError("it is a ZIP archive but not a desktop-agent backup") from None
+        raise ValueError(
+            translate("BackupReport", "it is a ZIP archive but not a desktop-agent backup")
+        ) from None
     except ValueError:
-        raise ValueError("its manifest is not JSON") from None
+        raise ValueError(translate("BackupReport", "its manifest is not JSON")) from None
     if not isinstance(manifest, dict) or manifest.get("format") != BACKUP_FORMAT:
-        raise ValueError("it is not a desktop-agent backup")
+        raise ValueError(translate("BackupReport", "it is not a desktop-agent backup"))
     version = manifest.get("schema_version")
     if not isinstance(version, int) or version > BACKUP_SCHEMA_VERSION:
-        raise ValueError(f"it was made by a newer desktop-agent (backup format {version})")
+        raise ValueError(
+            translate(
+                "BackupReport", "it was made by a newer desktop-agent (backup format {version})"
+            ).format(version=version)
+        )
     chats = [
         ArchivedChat(
             str(c.get("id")),
@@ -397,7 +403,7 @@ def _read_chat(path: Path, session_id: str) -> tuple[dict[str, Any], SessionMeta
         parts = decode_parts(archive.read(f"sessions/{session_id}.json"))
     meta_state = parts.pop("meta", None)
     if isinstance(meta_state, dict) and int(meta_state.get("schema_version", 0)) > SCHEMA_VERSION:
-        raise ValueError("it was saved by a newer desktop-agent")
+        raise ValueError(translate("BackupReport", "it was saved by a newer desktop-agent"))
     meta = SessionMeta.from_state(meta_state) if meta_state is not None else SessionMeta()
     return parts, meta
 

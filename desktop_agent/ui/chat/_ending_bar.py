@@ -7,9 +7,10 @@ buttons come from the conversation entry's ``actions`` (only the latest answer o
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app import ConversationEntry, answer_ending
 from desktop_agent.message import Msg
 from desktop_agent.ui._plain import plain_label

@@ -364,10 +364,13 @@ class MessageRow(RowWidget):
         return bubble_height(self.bubble, self._bubble_width(width)) + 2 * ROW_MARGIN
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        """Place the bubble: right-aligned for the user, full width otherwise."""
+        """Place the bubble: right-aligned for the user, full width otherwise (mirrored in
+        a right-to-left window: the user's bubbles on the left)."""
         width = self.width()
         bubble_width = self._bubble_width(width)
         x = width - bubble_width if self.role in ("user", "tool") else 0
+        if self.isRightToLeft():
+            x = width - bubble_width - x
         self.bubble.setGeometry(x, ROW_MARGIN, bubble_width, self.height() - 2 * ROW_MARGIN)
         super().resizeEvent(event)
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app._conversation import ConversationEntry
 from desktop_agent.app._plan_card import PLAN_CHECKLIST, is_plan_checklist
 from desktop_agent.ui._plain import plain_label

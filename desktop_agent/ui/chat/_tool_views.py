@@ -11,9 +11,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent.app import ToolStatus
 from desktop_agent.app._conversation import INTERRUPTED_TOOL_TEXT
 from desktop_agent.ui._plain import plain_label

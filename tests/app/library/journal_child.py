@@ -16,8 +16,10 @@ import asyncio
 import random
 import sys
 import time
+from typing import Literal, cast
 
 from desktop_agent.app import AgentState
+from desktop_agent.app._session_memory import SessionMemory
 from desktop_agent.app.library import Autosaver, SessionLibrary
 from desktop_agent.message import Msg
 
@@ -31,7 +33,7 @@ async def main(root: str, session_id: str | None) -> None:
         await library.load(session_id, agent=state)
     print(f"session {session_id}", flush=True)
     autosaver = Autosaver(library, session_id, {"agent": state}, checkpoint_after=0.2)
-    memory = state.memory
+    memory = cast(SessionMemory, state.memory)
     rounds = 0
     while True:
         rounds += 1
@@ -51,9 +53,14 @@ async def main(root: str, session_id: str | None) -> None:
             await asyncio.sleep(random.uniform(0.1, 0.4))  # idle: a checkpoint may start
 
 
-async def add(memory: object, autosaver: Autosaver, role: str, msg: Msg | None = None) -> None:
-    content = memory.content  # type: ignore[attr-defined]
-    await memory.add(msg or Msg(role, f"m{len(content)}", role))  # type: ignore[attr-defined]
+async def add(
+    memory: SessionMemory,
+    autosaver: Autosaver,
+    role: Literal["user", "assistant"],
+    msg: Msg | None = None,
+) -> None:
+    content = memory.content
+    await memory.add(msg or Msg(role, f"m{len(content)}", role))
     autosaver.message_finished()
     print(f"added {len(content)} {time.monotonic():.6f}", flush=True)
 

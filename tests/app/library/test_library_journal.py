@@ -6,12 +6,13 @@ import asyncio
 import shutil
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 import orjson
 from library_helpers import big_base64
 
 from desktop_agent.app import AgentState
+from desktop_agent.app._session_memory import SessionMemory
 from desktop_agent.app._settings import Settings, save_settings
 from desktop_agent.app.library import Autosaver, SessionLibrary
 from desktop_agent.app.library._journal import read_with_journal
@@ -40,6 +41,10 @@ class Open:
         return cls(root, session_id, state, library)
 
     @property
+    def memory(self) -> SessionMemory:
+        return cast(SessionMemory, self.state.memory)
+
+    @property
     def file(self) -> Path:
         return self.library.sessions_dir / f"{self.session_id}.json"
 
@@ -50,7 +55,9 @@ class Open:
     async def say(self, *texts: str) -> None:
         """Add messages (user, assistant, ...) and save them (journaled)."""
         for text in texts:
-            role = "user" if len(self.state.memory.content) % 2 == 0 else "assistant"
+            role: Literal["user", "assistant"] = (
+                "user" if len(self.memory.content) % 2 == 0 else "assistant"
+            )
             await self.state.memory.add(Msg(role, text, role))
         self.autosaver.message_finished()
         await self.autosaver.flush()
@@ -77,7 +84,7 @@ async def reopened_texts(root: Path, session_id: str) -> list[str | None]:
     state = AgentState()
     await library.load(session_id, agent=state)
     await library.close_all()
-    return [msg.get_text_content() for msg, _ in state.memory.content]
+    return [msg.get_text_content() for msg, _ in cast(SessionMemory, state.memory).content]
 
 
 async def test_autosaves_append_to_the_journal_and_opening_replays_it(tmp_path: Path) -> None:
@@ -173,10 +180,10 @@ async def test_a_streamed_reply_an_edit_and_a_delete_are_replayed(tmp_path: Path
 
     await session.state.memory.add(reply)
     await session.say()  # the reply is finished: in memory, no longer unfinished
-    edited = session.state.memory.content[1][0]
+    edited = session.memory.content[1][0]
     edited.content = "an edited first answer"  # reassigned in place, as edits do
     await session.say()
-    await session.state.memory.delete([session.state.memory.content[2][0].id])
+    await session.state.memory.delete([session.memory.content[2][0].id])
     await session.say()
     await session.crash()
     found = read_with_journal(session.file).parts
@@ -229,7 +236,8 @@ async def test_the_checkpoint_is_a_plain_jsonsession_file(tmp_path: Path) -> Non
     state = AgentState()
     store = JSONSession(str(session.library.sessions_dir))
     await store.load_session_state(session.session_id, agent=state)
-    assert [msg.get_text_content() for msg, _ in state.memory.content] == ["one", "two"]
+    memory = cast(SessionMemory, state.memory)
+    assert [msg.get_text_content() for msg, _ in memory.content] == ["one", "two"]
 
 
 async def test_a_copied_session_folder_opens_with_its_journal(tmp_path: Path) -> None:

@@ -16,10 +16,12 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from desktop_agent.app import AgentState
+from desktop_agent.app._session_memory import SessionMemory
 from desktop_agent.app.library import SessionLibrary
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -51,16 +53,17 @@ async def opened_texts(root: Path, session_id: str) -> list[str | None]:
     state = AgentState()
     await library.load(session_id, agent=state)
     await library.close_all()
-    return [msg.get_text_content() for msg, _ in state.memory.content]
+    return [msg.get_text_content() for msg, _ in cast(SessionMemory, state.memory).content]
 
 
 async def test_kill_9_at_random_moments_loses_nothing_that_was_saved(tmp_path: Path) -> None:
     chance = random.Random(19)
-    session_id: str | None = None
+    session: str | None = None
     for _ in range(KILLS):
         session_id, lines = await asyncio.to_thread(
-            run_and_kill, tmp_path, session_id, chance.uniform(0.3, 1.2)
+            run_and_kill, tmp_path, session, chance.uniform(0.3, 1.2)
         )
+        session = session_id
         durable = max(
             (int(line.split()[1]) for line in lines if line.startswith("durable")), default=0
         )

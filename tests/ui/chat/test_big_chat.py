@@ -80,7 +80,7 @@ def test_scrolling_creates_rows_in_view_and_releases_the_others(
     assert not bottom_keys & set(live)  # the rows at the end were released
     assert 0 < len(live) < 40
     rows = sorted(r for key in live if (r := conversation.row_of(key)) is not None)
-    assert COUNT // 4 < rows[0] and rows[-1] < 3 * COUNT // 4
+    assert rows[0] > COUNT // 4 and rows[-1] < 3 * COUNT // 4
     assert any(_visible(chat_view, row) for row in rows)
     bar.setValue(0)
     settle(chat_view)

@@ -60,3 +60,17 @@ def test_each_message_aligns_by_its_own_script(
     for index in (2, 3):  # left-to-right text: flush left
         left, right, width = _text_edges(view, index)
         assert left == pytest.approx(0, abs=2) and right < width - 2, (window_direction, index)
+
+
+def test_the_users_bubbles_sit_on_the_reading_side_end(
+    window_direction: str, chat_view: ChatView, conversation: Conversation
+) -> None:
+    """Right in a left-to-right window, left in a mirrored one (as chat apps do in Arabic)."""
+    conversation.reset([Msg("User", ENGLISH, "user"), Msg("Assistant", ARABIC, "assistant")])
+    user, answer = message_row(chat_view, 0), message_row(chat_view, 1)
+    assert user.bubble.width() < user.width()
+    if window_direction == "rtl":
+        assert user.bubble.x() == 0
+    else:
+        assert user.bubble.geometry().right() == user.width() - 1
+    assert answer.bubble.x() == 0 and answer.bubble.width() == answer.width()

@@ -196,18 +196,18 @@ async def test_a_full_disk_shows_a_warning_and_nothing_is_lost(
     def full_disk(*args: Any, **kwargs: Any) -> Any:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    real_append = JournalWriter.append
+    real_append = JournalWriter.write
 
     try:
         await _chat(qtbot, app, server, "before")
         await wait_until(lambda: titles(app) == ["before"])
         monkeypatch.setattr(_storage, "atomic_write_bytes", full_disk)
-        monkeypatch.setattr(JournalWriter, "append", full_disk)
+        monkeypatch.setattr(JournalWriter, "write", full_disk)
         await _chat(qtbot, app, server, "during")
         await wait_until(lambda: app.window.banner.isVisible(), timeout=5)
         assert "No space left on device" in app.window.banner.label.text()
         monkeypatch.setattr(_storage, "atomic_write_bytes", real_write)
-        monkeypatch.setattr(JournalWriter, "append", real_append)
+        monkeypatch.setattr(JournalWriter, "write", real_append)
         await _chat(qtbot, app, server, "after")
         await wait_until(lambda: not app.window.banner.isVisible(), timeout=5)
     finally:
