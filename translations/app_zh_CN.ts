@@ -102,6 +102,57 @@
         </message>
     </context>
     <context>
+        <name>ContextConfigError</name>
+        <message>
+            <source>duplicate module_name {name} (already used by context_template[{index}])</source>
+            <translation>module_name {name} 重复（已被 context_template[{index}] 使用）</translation>
+        </message>
+        <message>
+            <source>unknown importance function {name}; known importance functions: {known}</source>
+            <translation>未知的重要性函数 {name}；已知的重要性函数：{known}</translation>
+        </message>
+        <message>
+            <source>unknown variable {name}; known variables: {known}</source>
+            <translation>未知的变量 {name}；已知的变量：{known}</translation>
+        </message>
+        <message>
+            <source>(none)</source>
+            <translation>（无）</translation>
+        </message>
+        <message>
+            <source>invalid JSON at line {line}, column {column}: {error}</source>
+            <translation>第 {line} 行第 {column} 列的 JSON 无效：{error}</translation>
+        </message>
+        <message>
+            <source>the JSON nests too deeply to be read (thousands of levels)</source>
+            <translation>JSON 嵌套太深，无法读取（达数千层）</translation>
+        </message>
+        <message>
+            <source>file not found</source>
+            <translation>找不到文件</translation>
+        </message>
+        <message>
+            <source>cannot be read ({error})</source>
+            <translation>无法读取（{error}）</translation>
+        </message>
+        <message>
+            <source>Cannot read the context config {source}: {error}</source>
+            <translation>无法读取上下文配置 {source}：{error}</translation>
+        </message>
+        <message numerus="yes">
+            <source>Invalid context config in {source} (%n fault(s)):</source>
+            <translation>
+                <numerusform>{source} 中的上下文配置无效（%n 处错误）：</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Invalid context config (%n fault(s)):</source>
+            <translation>
+                <numerusform>上下文配置无效（%n 处错误）：</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>DocumentError</name>
         <message>
             <source>{file} is not a text, PDF or Word document.</source>

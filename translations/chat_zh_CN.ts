@@ -713,11 +713,11 @@
         </message>
         <message>
             <source>done</source>
-            <translation>完成</translation>
+            <translation>已完成</translation>
         </message>
         <message>
             <source>error</source>
-            <translation>错误</translation>
+            <translation>出错</translation>
         </message>
         <message>
             <source>denied</source>

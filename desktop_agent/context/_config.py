@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
+from desktop_agent._i18n import translate
 from desktop_agent.context._exceptions import ContextConfigError
 
 ROOT_PATH = "(root)"
@@ -152,8 +153,10 @@ def _semantic_faults(
             faults.append(
                 (
                     (*loc, "module_name"),
-                    f"duplicate module_name {name!r} "
-                    f"(already used by context_template[{first_use[name]}])",
+                    translate(
+                        "ContextConfigError",
+                        "duplicate module_name {name} (already used by context_template[{index}])",
+                    ).format(name=repr(name), index=first_use[name]),
                 )
             )
         elif isinstance(name, str):
@@ -163,8 +166,10 @@ def _semantic_faults(
             faults.append(
                 (
                     (*loc, "importance_func"),
-                    f"unknown importance function {func!r}; known importance functions: "
-                    f"{_names(known_funcs)}",
+                    translate(
+                        "ContextConfigError",
+                        "unknown importance function {name}; known importance functions: {known}",
+                    ).format(name=repr(func), known=_names(known_funcs)),
                 )
             )
         faults.extend(_variable_faults(loc, module.get("segments"), known_variables))
@@ -185,14 +190,16 @@ def _variable_faults(
             faults.append(
                 (
                     (*loc, "segments", index, "value"),
-                    f"unknown variable {value!r}; known variables: {_names(known_variables)}",
+                    translate(
+                        "ContextConfigError", "unknown variable {name}; known variables: {known}"
+                    ).format(name=repr(value), known=_names(known_variables)),
                 )
             )
     return faults
 
 
 def _names(names: Collection[str]) -> str:
-    return ", ".join(sorted(names)) or "(none)"
+    return ", ".join(sorted(names)) or translate("ContextConfigError", "(none)")
 
 
 def decode_config_text(text: str, source: str | None = None) -> Any:
@@ -205,10 +212,14 @@ def decode_config_text(text: str, source: str | None = None) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        message = f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        message = translate(
+            "ContextConfigError", "invalid JSON at line {line}, column {column}: {error}"
+        ).format(line=exc.lineno, column=exc.colno, error=exc.msg)
         raise ContextConfigError([(JSON_PATH, message)], source) from exc
     except RecursionError:  # "[[[[…" thousands deep: the decoder gives up
-        message = "the JSON nests too deeply to be read (thousands of levels)"
+        message = translate(
+            "ContextConfigError", "the JSON nests too deeply to be read (thousands of levels)"
+        )
         raise ContextConfigError([(JSON_PATH, message)], source) from None
 
 
@@ -221,9 +232,12 @@ def read_config_file(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError as exc:
-        raise ContextConfigError([(FILE_PATH, "file not found")], str(path)) from exc
+        missing = translate("ContextConfigError", "file not found")
+        raise ContextConfigError([(FILE_PATH, missing)], str(path)) from exc
     except (OSError, UnicodeDecodeError) as exc:
-        reason = f"cannot be read ({type(exc).__name__}: {exc})"
+        reason = translate("ContextConfigError", "cannot be read ({error})").format(
+            error=f"{type(exc).__name__}: {exc}"
+        )
         raise ContextConfigError([(FILE_PATH, reason)], str(path)) from exc
     return decode_config_text(text, str(path))
 

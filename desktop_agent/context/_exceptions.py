@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from desktop_agent._i18n import translate
+
 
 class ContextConfigError(ValueError):
     """An invalid context configuration.
@@ -41,8 +43,14 @@ class ContextConfigError(ValueError):
 
 def _describe(faults: Sequence[tuple[str, str]], source: str | None) -> str:
     if len(faults) == 1 and faults[0][0] == "(file)":
-        return f"Cannot read the context config {source}: {faults[0][1]}"
+        return translate(
+            "ContextConfigError", "Cannot read the context config {source}: {error}"
+        ).format(source=source, error=faults[0][1])
     count = len(faults)
-    where = f" in {source}" if source else ""
-    head = f"Invalid context config{where} ({count} fault{'s' if count != 1 else ''}):"
+    if source:
+        head = translate(
+            "ContextConfigError", "Invalid context config in {source} (%n fault(s)):", None, count
+        ).format(source=source)
+    else:
+        head = translate("ContextConfigError", "Invalid context config (%n fault(s)):", None, count)
     return "\n".join([head, *(f"  {path}: {message}" for path, message in faults)])

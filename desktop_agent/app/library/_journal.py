@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from desktop_agent.app.library._codec import (
+    SLICE_ITEMS,
     STRING_SLICE,
     SessionDecodeError,
     decode,
@@ -289,12 +290,12 @@ def _record_pieces(
     body: list[bytes | memoryview] = [b'{"g":%d' % generation]
     if delta.path is not None:
         body += [b',"path":', dumps(delta.path), b',"at":%d,"add":' % delta.at]
-        body += encode_chunks(delta.add, long_items)
+        body += _encoded(delta.add, long_items)
     body.append(b',"parts":{')
     now: dict[str, bytes] = {}
     first = True
     for name, state in delta.parts.items():
-        pieces = list(encode_chunks(state, long_items))
+        pieces = _encoded(state, long_items)
         size = sum(len(piece) for piece in pieces)
         if size < _COMPARED_MAX:
             encoded = b"".join(pieces)
@@ -309,6 +310,14 @@ def _record_pieces(
         checksum = zlib.crc32(piece, checksum)
         length += len(piece)
     return [b"%010d %08x\n" % (length, checksum), *body, b"\n"], now
+
+
+def _encoded(value: Any, long_items: frozenset[int]) -> list[bytes | memoryview]:
+    """``value`` encoded: in one call when that is short (the usual record), else in slices
+    (long texts, many messages) so that no call holds the GIL for long."""
+    if long_items or (isinstance(value, list) and len(value) > SLICE_ITEMS):
+        return list(encode_chunks(value, long_items))
+    return [dumps(value)]
 
 
 def _fsync_folder(folder: Path) -> None:

@@ -169,9 +169,10 @@ class MarkdownView(QWidget):
         self._shown_chars = len(shown)
         bar_changed = self._show_cap_bar(len(shown), self._total)
         limit = None if budget is None else NEW_VIEWS_PER_SYNC
+        deferred, self._sync_deferred = self._sync_deferred, False  # shown now, if owed
         started = time.perf_counter()
         changed = self.text_render.update(shown, final, budget, self._width_hint, force=force)
-        if changed and self._defer_sync(started, budget):
+        if changed and not deferred and self._defer_sync(started, budget):
             changed = False
         if changed or (self._views_owed and not self._sync_deferred):
             self._sync(limit)
@@ -189,8 +190,7 @@ class MarkdownView(QWidget):
         short stalls, not one long one. Never twice in a row (nor with views owed): a fast
         stream cannot starve the view.
         """
-        deferred, self._sync_deferred = self._sync_deferred, False
-        if budget is None or deferred or self._views_owed:
+        if budget is None or self._views_owed:
             return False
         if time.perf_counter() - started <= budget * SYNC_DEFER_SHARE:
             return False

@@ -196,7 +196,7 @@ async def test_a_full_disk_shows_a_warning_and_nothing_is_lost(
     def full_disk(*args: Any, **kwargs: Any) -> Any:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    real_append = JournalWriter.write
+    real_journal_write = JournalWriter.write
 
     try:
         await _chat(qtbot, app, server, "before")
@@ -207,7 +207,7 @@ async def test_a_full_disk_shows_a_warning_and_nothing_is_lost(
         await wait_until(lambda: app.window.banner.isVisible(), timeout=5)
         assert "No space left on device" in app.window.banner.label.text()
         monkeypatch.setattr(_storage, "atomic_write_bytes", real_write)
-        monkeypatch.setattr(JournalWriter, "write", real_append)
+        monkeypatch.setattr(JournalWriter, "write", real_journal_write)
         await _chat(qtbot, app, server, "after")
         await wait_until(lambda: not app.window.banner.isVisible(), timeout=5)
     finally:
