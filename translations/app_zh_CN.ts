@@ -615,6 +615,37 @@
         </message>
     </context>
     <context>
+        <name>SettingsFile</name>
+        <message>
+            <source>it could not be read ({error})</source>
+            <translation>无法读取（{error}）</translation>
+        </message>
+        <message>
+            <source>it is not valid JSON (line {line}, column {column})</source>
+            <translation>不是有效的 JSON（第 {line} 行第 {column} 列）</translation>
+        </message>
+        <message>
+            <source>it is not UTF-8 text</source>
+            <translation>不是 UTF-8 文本</translation>
+        </message>
+        <message>
+            <source>(top level)</source>
+            <translation>（顶层）</translation>
+        </message>
+        <message>
+            <source>it has invalid entries ({entries})</source>
+            <translation>其中有无效的条目（{entries}）</translation>
+        </message>
+        <message>
+            <source>Your settings file {path} could not be used: {reason}. It was kept as {kept}; default settings are in use.</source>
+            <translation>无法使用你的设置文件 {path}：{reason}。它已另存为 {kept}；当前使用默认设置。</translation>
+        </message>
+        <message>
+            <source>Your settings file {path} could not be used: {reason}.</source>
+            <translation>无法使用你的设置文件 {path}：{reason}。</translation>
+        </message>
+    </context>
+    <context>
         <name>TemplateLibrary</name>
         <message>
             <source>No saved template named {name} in {folder}.</source>

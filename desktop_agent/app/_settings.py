@@ -30,6 +30,7 @@ from pydantic import (
     field_serializer,
 )
 
+from desktop_agent._i18n import translate
 from desktop_agent._logging import logger
 from desktop_agent.app._files import config_dir, write_private_file
 
@@ -188,13 +189,19 @@ def load_settings(path: Path | None = None) -> LoadedSettings:
     except FileNotFoundError:
         return LoadedSettings(Settings())
     except OSError as exc:
-        return _unusable(path, f"it could not be read ({exc.strerror})", keep_aside=False)
+        reason = translate("SettingsFile", "it could not be read ({error})").format(
+            error=exc.strerror
+        )
+        return _unusable(path, reason, keep_aside=False)
     try:
         return LoadedSettings(Settings.model_validate(json.loads(raw)))
     except json.JSONDecodeError as exc:
-        return _unusable(path, f"it is not valid JSON (line {exc.lineno}, column {exc.colno})")
+        reason = translate(
+            "SettingsFile", "it is not valid JSON (line {line}, column {column})"
+        ).format(line=exc.lineno, column=exc.colno)
+        return _unusable(path, reason)
     except UnicodeDecodeError:
-        return _unusable(path, "it is not UTF-8 text")
+        return _unusable(path, translate("SettingsFile", "it is not UTF-8 text"))
     except ValidationError as exc:
         return _unusable(path, _describe_validation_error(exc))
 
@@ -216,16 +223,25 @@ def _describe_validation_error(exc: ValidationError) -> str:
     """Locations and reasons only: the offending values (maybe a key) are left out."""
     parts = []
     for error in exc.errors(include_input=False, include_url=False)[:3]:
-        where = ".".join(str(p) for p in error["loc"]) or "(top level)"
+        where = ".".join(str(p) for p in error["loc"]) or translate("SettingsFile", "(top level)")
         parts.append(f"{where}: {error['msg']}")
-    return "it has invalid entries (" + "; ".join(parts) + ")"
+    return translate("SettingsFile", "it has invalid entries ({entries})").format(
+        entries="; ".join(parts)
+    )
 
 
 def _unusable(path: Path, reason: str, *, keep_aside: bool = True) -> LoadedSettings:
     kept = _keep_aside(path) if keep_aside else None
-    warning = f"Your settings file {path} could not be used: {reason}."
     if kept is not None:
-        warning += f" It was kept as {kept.name}; default settings are in use."
+        warning = translate(
+            "SettingsFile",
+            "Your settings file {path} could not be used: {reason}. It was kept as {kept}; "
+            "default settings are in use.",
+        ).format(path=path, reason=reason, kept=kept.name)
+    else:
+        warning = translate(
+            "SettingsFile", "Your settings file {path} could not be used: {reason}."
+        ).format(path=path, reason=reason)
     logger.warning("%s", warning)
     return LoadedSettings(Settings(), warning)
 

@@ -11,8 +11,9 @@ translated when a widget sets it; a change of language applies after a restart):
    A language without a file stays English.
 3. Qt's own ``qtbase_<lang>.qm`` for its standard buttons and dialogs, when the app has
    a translation for the language (no English window with Japanese buttons).
-4. ``QLocale.setDefault``, so numbers and dates follow the language; the Qt-free layers'
-   :func:`desktop_agent._i18n.translate` goes through Qt from now on.
+4. ``QLocale.setDefault``, so numbers and dates follow the language; when a translation
+   was installed, the Qt-free layers' :func:`desktop_agent._i18n.translate` goes through
+   Qt from now on.
 5. Right-to-left languages (Arabic, Hebrew, Persian, Urdu…) mirror the layout, even when
    no translation exists for them.
 
@@ -63,7 +64,8 @@ def install_language(setting: str = "") -> QLocale:
     translated = _load(locale, CATALOG, translations_dir())
     if translated and locale.language() != QLocale.Language.English:
         _load(locale, "qtbase", Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)))
-    _i18n.set_backend(QCoreApplication.translate)
+    if translated:  # else the Qt-free layers keep their English fallback ("1 tool(s)" -> "1 tool")
+        _i18n.set_backend(QCoreApplication.translate)
     rtl = locale.textDirection() == Qt.LayoutDirection.RightToLeft
     QGuiApplication.setLayoutDirection(
         Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight

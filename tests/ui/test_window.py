@@ -436,3 +436,15 @@ async def test_new_chat_starts_over(
     assert desktop.window.status_line.usage_label.text() == ""
     await asyncio.wait_for(_send(qtbot, desktop, "second"), 10)
     assert [m["role"] for m in server.chat_requests[-1].messages] == ["system", "user"]
+
+
+async def test_a_first_paint_while_the_app_closes_starts_no_library_task(
+    qtbot: QtBot, server: OpenAICompatServer
+) -> None:
+    # The window can be painted for the first time during aclose(); the session library
+    # must not start then (its task would outlive the app and fail without a loop).
+    desktop = DesktopApp(environ=_env(server), local_servers=[])
+    qtbot.addWidget(desktop.window)
+    await desktop.aclose()  # before the window was ever painted (a loaded machine)
+    desktop.window.first_painted.emit()
+    assert len(desktop.sessions._tasks) == 0

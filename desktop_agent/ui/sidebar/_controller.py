@@ -128,6 +128,7 @@ class SessionsController(QObject):
 
     async def aclose(self) -> None:
         """Stop background work, save the active session and close the library."""
+        self._started = True  # a first paint after this (while the app closes) starts nothing
         self._clock.stop()
         await self._tasks.cancel_all()
         await self.switcher.aclose()

@@ -90,6 +90,7 @@ class DesktopApp(QObject):
     ) -> None:
         super().__init__()
         return_large_blocks()  # a huge reply's memory goes back to the system when freed
+        install_language()  # the desktop's language: for a warning about the settings file
         loaded = load_settings(settings_path)
         install_language(loaded.settings.language)  # before any widget is built (issue 21)
         self._window_state = state_path()

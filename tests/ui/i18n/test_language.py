@@ -135,3 +135,13 @@ async def test_the_language_setting_reaches_the_window(
         assert app.window.sidebar.trash_button.text() == "回收站"
     finally:
         await app.aclose()
+
+
+def test_without_a_translation_the_qt_free_layers_keep_their_english_plurals(
+    languages: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ui_i18n.LANGUAGE_ENV, "ja_JP")
+    ui_i18n.install_language()
+    assert _i18n.translate("McpServerStatus", "Connected · %n tool(s)", None, 1) == (
+        "Connected · 1 tool"
+    )
