@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 from pydantic import SecretStr
 

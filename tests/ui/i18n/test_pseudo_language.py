@@ -39,7 +39,7 @@ from typing import Any
 import pytest
 from _pseudo_walk import untranslated, untranslated_in_every_tab, untranslated_menu
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QWidget
 from pytestqt.qtbot import QtBot
 
 import desktop_agent.ui._i18n as ui_i18n
@@ -49,6 +49,7 @@ from desktop_agent.message import Msg
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply, ScriptedToolCall, text_pdf
 from desktop_agent.ui.chat._document_chip import DocumentPartView
 from desktop_agent.ui.permissions import PermissionDialog
+from desktop_agent.ui.settings._data_page import DataPage
 from desktop_agent.ui.window import DesktopApp
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -355,6 +356,41 @@ async def attachments(c: Ctx) -> list[str]:
         preview.close()
 
 
+async def data_page(c: Ctx) -> list[str]:
+    """Settings → Data after a backup, and the question before restoring it."""
+    await _saved_chat(c.home, ["Plan a trip", "Start in Lisbon."], "Trip")
+    app = await c.desktop()
+    dialog = app.settings.open_dialog()
+    (page,) = dialog.findChildren(DataPage)
+    dialog.tabs.setCurrentWidget(page)
+    reports: list[str] = []
+    page.finished.connect(reports.append)
+    backup = c.home / "backup.zip"
+    await _answer_file_dialog(page.choose_backup_file(), backup)
+    await c.wait_until(lambda: bool(reports), timeout=WAIT)
+    problems = untranslated("data_page", dialog)
+    asked: list[QWidget] = []
+    page.dialog_opened.connect(asked.append)
+    await _answer_file_dialog(page.choose_restore_file(), backup)
+    await c.wait_until(lambda: bool(asked), timeout=WAIT)
+    await _settle()
+    problems += untranslated("data_page", asked[-1])
+    asked[-1].reject()  # cancelled: nothing restored
+    await c.wait_until(lambda: len(reports) == 2, timeout=WAIT)
+    problems += untranslated("data_page", dialog)
+    dialog.reject()
+    return problems
+
+
+async def _answer_file_dialog(dialog: QFileDialog, path: Path) -> None:
+    """Type ``path`` into a (Qt, not native) file dialog and accept, as a user does."""
+    dialog.setDirectory(str(path.parent))
+    name_box = dialog.findChild(QLineEdit, "fileNameEdit")
+    assert name_box is not None
+    name_box.setText(path.name)
+    dialog.accept()
+
+
 async def find_bar(c: Ctx) -> list[str]:
     app = await c.desktop()
     c.server.add_reply(ScriptedReply("Start in Lisbon."))
@@ -389,6 +425,7 @@ SURFACES: dict[str, SurfaceBuilder] = {
         export_dialog,
         find_bar,
         attachments,
+        data_page,
     )
 }
 _WRAPPING = pytest.mark.xfail(strict=False, reason="issue 21: strings still being wrapped")

@@ -6,7 +6,6 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import orjson
 from _sidebar_helpers import click_row, open_desktop, send, shown_texts, titles
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
