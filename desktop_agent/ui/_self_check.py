@@ -8,8 +8,9 @@ the user's folders, and ``DESKTOP_AGENT_HOME`` points to a temporary folder mean
 shows a conversation with one message of each block type and waits until each has
 rendered: the Markdown and its code block laid out, the image decoded, the audio's duration
 read through the FFmpeg backend of QtMultimedia. It also asks Qt for its TLS backend
-(remote images), validates the default context template and imports the agent core
-(``openai`` included).
+(remote images), validates the default context template, loads the compiled Chinese
+translation and Qt's own, finds the IBus input-method plugin (Linux), and imports the agent
+core (``openai`` included).
 Nothing is fetched: the only URL, the video's, is a placeholder that is never opened.
 
 One line per check goes to stdout; the exit code is 0 only if every check passed.
@@ -22,6 +23,7 @@ import base64
 import io
 import math
 import os
+import re
 import struct
 import sys
 import tempfile
@@ -33,7 +35,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, qVersion
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QLibraryInfo,
+    QLocale,
+    QTranslator,
+    qVersion,
+)
 from PySide6.QtGui import QColor, QImage, QImageWriter
 from PySide6.QtWidgets import QApplication
 
@@ -41,6 +52,7 @@ from desktop_agent._resources import resources_root
 from desktop_agent._version import __version__
 from desktop_agent.app import Conversation
 from desktop_agent.message import Msg
+from desktop_agent.ui._i18n import translations_dir
 from desktop_agent.ui._qt_async import AppEventLoop
 from desktop_agent.ui.app import ICON_SIZES, describe_application
 from desktop_agent.ui.chat import ChatView
@@ -170,6 +182,8 @@ async def _check_all() -> SelfCheckReport:
             ("error", lambda: _check_error(view)),
             ("tls", _check_tls),
             ("template", _check_template),
+            ("translations", _check_translations),
+            ("input", _check_input_methods),
             ("agent core", _check_agent_core),
         ]
         for name, check in checks:
@@ -398,6 +412,31 @@ async def _check_template() -> str:
     path = InputModule.default_config_path()
     config = InputModule().validate_config(path)
     return f"{len(config.context_template)} modules in {path.name}, valid"
+
+
+async def _check_translations() -> str:
+    """The app's compiled languages load, and Qt's own for Chinese (standard buttons)."""
+    folder = translations_dir()
+    found = sorted(p.stem.removeprefix("desktop_agent_") for p in folder.glob("desktop_agent_*.qm"))
+    _expect("zh_CN" in found, f"no desktop_agent_zh_CN.qm in {folder} (scripts/i18n.py release)")
+    ours, qt = QTranslator(), QTranslator()
+    _expect(ours.load(str(folder / "desktop_agent_zh_CN.qm")), "desktop_agent_zh_CN.qm is bad")
+    _expect(bool(ours.translate("Sidebar", "Trash")), "desktop_agent_zh_CN.qm has no translations")
+    qt_folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    loaded = qt.load(QLocale("zh_CN"), "qtbase", "_", qt_folder)
+    _expect(loaded, f"no qtbase_zh_CN.qm in {qt_folder}")
+    return f"{', '.join(found)}, and Qt's own for zh_CN"
+
+
+async def _check_input_methods() -> str:
+    """Qt's IBus input-context plugin (fcitx5 speaks IBus too), for Chinese/Japanese typing."""
+    if not sys.platform.startswith("linux"):
+        return "the system's (not a Linux plugin)"
+    folders = [Path(p) / "platforminputcontexts" for p in QCoreApplication.libraryPaths()]
+    plugins = sorted({f.name for folder in folders if folder.is_dir() for f in folder.iterdir()})
+    _expect(any("ibus" in name for name in plugins), f"no IBus plugin in {folders}")
+    names = (re.sub(r"^lib|(platforminputcontext)?plugin\.\w+$", "", p) for p in plugins)
+    return "input methods: " + ", ".join(names)
 
 
 async def _check_agent_core() -> str:

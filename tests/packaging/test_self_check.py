@@ -12,7 +12,7 @@ from desktop_agent.ui._self_check import CheckResult, SelfCheckReport
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS = (
     "window", "icon", "text", "thinking", "tool_use", "tool_result", "image", "audio", "video",
-    "error", "tls", "template", "agent core",
+    "error", "tls", "template", "translations", "input", "agent core",
 )  # fmt: skip
 
 
@@ -67,3 +67,14 @@ def test_report_passes_only_when_every_check_passed() -> None:
     report.results.append(CheckResult("image", False, "not decoded"))
     assert not report.ok
     assert "  FAIL  image        not decoded" in report.lines()
+
+
+def test_self_check_fails_without_the_compiled_translations(tmp_path: Path) -> None:
+    prelude = (
+        "import pathlib, desktop_agent.ui._i18n as i18n",
+        f"i18n.translations_dir = lambda: pathlib.Path({str(tmp_path)!r})",
+    )
+    done = _self_check(tmp_path, *prelude)
+    assert done.returncode == 1
+    line = next(line for line in done.stdout.splitlines() if " translations " in line)
+    assert line.split()[0] == "FAIL" and "desktop_agent_zh_CN.qm" in line

@@ -28,6 +28,8 @@ from PySide6.QtWidgets import QApplication
 from desktop_agent.ui._i18n import remove_translations
 from desktop_agent.ui._qt_async import AppEventLoop
 
+# Numbers and dates as on CI (no LANG: the C locale), whatever the developer's desktop.
+QLocale.setDefault(QLocale.c())
 _DEFAULT_LOCALE = QLocale()
 
 

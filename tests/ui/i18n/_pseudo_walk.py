@@ -11,7 +11,13 @@ import re
 from collections.abc import Iterator
 
 from PySide6 import QtGui
-from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractListModel,
+    QCoreApplication,
+    QModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QAction, QKeySequence, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -243,6 +249,9 @@ def _is_qt_standard_button(text: str, widget: QWidget | None) -> bool:
         box = box.parentWidget()
     if box is None:
         return False
+    details = ("Show Details...", "Hide Details...")  # a QMessageBox's own toggle
+    if text in {QCoreApplication.translate("QMessageBox", d) for d in details}:
+        return True
     which = box.standardButton(widget)
     if which == QDialogButtonBox.StandardButton.NoButton:
         return False
