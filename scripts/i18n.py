@@ -346,12 +346,16 @@ def cmd_fill(path: Path, language: str) -> int:
         if not ts.exists():
             continue
         entries = read_ts(ts)
+        changed = False
         for entry in entries:
             if entry.key in given:
                 value = given[entry.key]
-                entry.forms = list(value) if isinstance(value, list) else [value]
+                forms = list(value) if isinstance(value, list) else [value]
+                changed = changed or forms != entry.forms
+                entry.forms = forms
                 used.add(entry.key)
-        write_ts(ts, language, entries)
+        if changed:  # other areas' files are left alone (someone may be editing them)
+            write_ts(ts, language, entries)
     unknown = [k for k in given if k not in used]
     for key in unknown:
         print(f"not in any .ts (run update first?): {key.context}: {key.source!r}", file=sys.stderr)

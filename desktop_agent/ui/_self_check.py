@@ -421,7 +421,7 @@ async def _check_translations() -> str:
     _expect("zh_CN" in found, f"no desktop_agent_zh_CN.qm in {folder} (scripts/i18n.py release)")
     ours, qt = QTranslator(), QTranslator()
     _expect(ours.load(str(folder / "desktop_agent_zh_CN.qm")), "desktop_agent_zh_CN.qm is bad")
-    _expect(bool(ours.translate("Sidebar", "Trash")), "desktop_agent_zh_CN.qm has no translations")
+    _expect(not ours.isEmpty(), "desktop_agent_zh_CN.qm has no translations")
     qt_folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
     loaded = qt.load(QLocale("zh_CN"), "qtbase", "_", qt_folder)
     _expect(loaded, f"no qtbase_zh_CN.qm in {qt_folder}")
