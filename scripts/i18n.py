@@ -200,11 +200,16 @@ def merged(area: str, language: str, keys: list[Key]) -> tuple[list[Entry], list
     return entries, vanished
 
 
-def untranslatable_calls(area: str) -> list[str]:
-    """translate() calls lupdate cannot read: an f-string or a concatenation as the text.
+def untranslatable_calls(area: str, extracted: list[Key]) -> list[str]:
+    """translate() calls lupdate cannot read or silently skipped.
 
-    A variable is allowed: it holds a ``QT_TRANSLATE_NOOP`` text marked where it is defined.
+    The text must be a literal: an f-string or a concatenation cannot be looked up. A
+    variable is allowed: it holds a ``QT_TRANSLATE_NOOP`` text marked where it is defined.
+    lupdate's Python parser also drops, without a word, a call with a call among its
+    arguments (``translate("C", "%n files", "", len(files))``): a literal call missing
+    from ``extracted`` is reported.
     """
+    found = {(k.context, k.source) for k in extracted}
     problems = []
     for path in area_files(area):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -213,12 +218,22 @@ def untranslatable_calls(area: str) -> list[str]:
                 continue
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name != "translate" or len(node.args) < 2:
+            if name not in {"translate", "QT_TRANSLATE_NOOP"} or len(node.args) < 2:
                 continue
-            text = node.args[1]
+            context, text = node.args[0], node.args[1]
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
             if isinstance(text, ast.JoinedStr | ast.BinOp):
-                where = f"{path.relative_to(ROOT)}:{node.lineno}"
                 problems.append(f"{where}: the text is an f-string or a concatenation")
+            elif (
+                isinstance(context, ast.Constant)
+                and isinstance(text, ast.Constant)
+                and isinstance(text.value, str)
+                and (context.value, text.value) not in found
+            ):
+                problems.append(
+                    f"{where}: lupdate skipped this call (a call among its arguments? "
+                    "assign the count to a name first)"
+                )
     return problems
 
 
@@ -256,8 +271,8 @@ def cmd_update(areas: list[str]) -> int:
 def cmd_check(areas: list[str]) -> int:
     problems: list[str] = []
     for area in areas:
-        problems += untranslatable_calls(area)
         keys = extract(area)
+        problems += untranslatable_calls(area, keys)
         for language in LANGUAGES:
             path = ts_path(area, language)
             if not path.exists():
