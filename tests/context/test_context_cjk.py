@@ -31,7 +31,8 @@ async def test_an_unrelated_chinese_question_leaves_the_knowledge_out() -> None:
 
 async def test_function_characters_and_question_words_alone_do_not_make_text_relevant() -> None:
     # Both share only 的, 是, 什么, 多少 — none of them says what the text is about.
-    included, _ = await _knowledge_included("这是什么？有多少？", "他的猫是白色的，有多少只不知道。")
+    memory = "他的猫是白色的，有多少只不知道。"
+    included, _ = await _knowledge_included("这是什么？有多少？", memory)
     assert not included
 
 
@@ -56,7 +57,9 @@ async def test_mixed_text_keeps_english_words_and_chinese_pairs() -> None:
         ("hello world", 3, 3),  # English unchanged: four characters a token
     ],
 )
-def test_token_estimates_count_cjk_characters_about_one_each(text: str, low: int, high: int) -> None:
+def test_token_estimates_count_cjk_characters_about_one_each(
+    text: str, low: int, high: int
+) -> None:
     assert low <= estimate_tokens(text) <= high
     assert low <= EstimatingTokenCounter().count_text(text) <= high
 
