@@ -14,6 +14,8 @@ from pathlib import Path
 
 import platformdirs
 
+from desktop_agent.session._atomic_write import fsync_folder
+
 APP_NAME = "desktop-agent"
 HOME_ENV = "DESKTOP_AGENT_HOME"
 
@@ -55,14 +57,4 @@ def write_private_file(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    _fsync_folder(path.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_folder(path.parent)

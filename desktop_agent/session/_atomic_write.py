@@ -64,7 +64,7 @@ def atomic_write_bytes(
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
         raise
-    _fsync_folder(folder)
+    fsync_folder(folder)
 
 
 def _replace(source: str, target: str) -> None:
@@ -79,7 +79,8 @@ def _replace(source: str, target: str) -> None:
             time.sleep(delay)
 
 
-def _fsync_folder(folder: str) -> None:
+def fsync_folder(folder: str | os.PathLike[str]) -> None:
+    """fsync a folder so a rename in it survives a crash (best effort; no-op off POSIX)."""
     if os.name != "posix":
         return
     # Best effort: the rename already happened; some file systems refuse to fsync a

@@ -43,6 +43,7 @@ from desktop_agent.app.library._codec import (
 from desktop_agent.app.library._files import SessionFile, read_session_file
 from desktop_agent.app.library._paths import journal_of
 from desktop_agent.app.library._scan import UNFINISHED_REPLY
+from desktop_agent.session._atomic_write import fsync_folder
 
 GENERATION_PART = "journal"
 """The part of a session file holding ``{"generation": n}`` (the checkpoint's number)."""
@@ -256,7 +257,7 @@ class JournalWriter:
             file.close()
             raise
         if created:
-            _fsync_folder(self.path.parent)
+            fsync_folder(self.path.parent)
         self._file = file
 
     def discard(self, generation: int) -> None:
@@ -318,17 +319,6 @@ def _encoded(value: Any, long_items: frozenset[int]) -> list[bytes | memoryview]
     if long_items or (isinstance(value, list) and len(value) > SLICE_ITEMS):
         return list(encode_chunks(value, long_items))
     return [dumps(value)]
-
-
-def _fsync_folder(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        descriptor = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
 
 
 def long_items_of(values: list[Any]) -> frozenset[int]:
