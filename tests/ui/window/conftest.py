@@ -19,11 +19,23 @@ def server() -> Iterator[OpenAICompatServer]:
         yield running
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "with_library: the desktop fixture also opens the session library (which the app "
+        "does after its first paint)",
+    )
+
+
 @pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
+async def desktop(
+    qtbot: QtBot, server: OpenAICompatServer, request: pytest.FixtureRequest
+) -> AsyncIterator[DesktopApp]:
     """The app's window, started and configured for ``server``; closed afterwards."""
     app = DesktopApp(environ=env_for(server), local_servers=[])
     qtbot.addWidget(app.window)
     await app.start()
+    if request.node.get_closest_marker("with_library") is not None:
+        await app.sessions.switcher.start()
     yield app
     await app.aclose()

@@ -6,26 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from _window_helpers import env_for, send
+from _window_helpers import send
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.testing import OpenAICompatServer
 from desktop_agent.ui.window import DesktopApp
 from desktop_agent.ui.window._assistant_picker import EDIT_ITEM
 
-
-@pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
-    app = DesktopApp(environ=env_for(server), local_servers=[])
-    qtbot.addWidget(app.window)
-    await app.start()
-    await app.sessions.switcher.start()
-    yield app
-    await app.aclose()
+pytestmark = pytest.mark.with_library  # the chat is saved: the library is open
 
 
 def _pick(desktop: DesktopApp, assistant_id: str) -> None:

@@ -4,26 +4,17 @@ the request body, a new chat starts with the defaults, and an opened chat gets i
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from _window_helpers import env_for, send, turn_end
+from _window_helpers import send, turn_end
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.testing import OpenAICompatServer
 from desktop_agent.ui.window import DesktopApp
 
-
-@pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
-    app = DesktopApp(environ=env_for(server), local_servers=[])
-    qtbot.addWidget(app.window)
-    await app.start()
-    await app.sessions.switcher.start()
-    yield app
-    await app.aclose()
+pytestmark = pytest.mark.with_library  # the chat is saved: the library is open
 
 
 async def _until(condition: object) -> None:

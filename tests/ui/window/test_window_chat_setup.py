@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from _window_helpers import env_for, send
+from _window_helpers import send
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
@@ -24,15 +24,7 @@ from desktop_agent.testing import OpenAICompatServer
 from desktop_agent.ui.window import DesktopApp
 from desktop_agent.ui.window._assistant_picker import EDIT_ITEM, AssistantMenu
 
-
-@pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
-    app = DesktopApp(environ=env_for(server), local_servers=[])
-    qtbot.addWidget(app.window)
-    await app.start()
-    await app.sessions.switcher.start()
-    yield app
-    await app.aclose()
+pytestmark = pytest.mark.with_library  # the chat is saved: the library is open
 
 
 def _pick(desktop: DesktopApp, assistant_id: str) -> None:

@@ -5,10 +5,10 @@ chat and restored when it is opened again, a new chat starting with the last use
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import pytest
-from _window_helpers import env_for, send
+from _window_helpers import send
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -24,14 +24,7 @@ def server() -> Iterator[OpenAICompatServer]:
         yield running
 
 
-@pytest.fixture
-async def desktop(qtbot: QtBot, server: OpenAICompatServer) -> AsyncIterator[DesktopApp]:
-    app = DesktopApp(environ=env_for(server), local_servers=[])
-    qtbot.addWidget(app.window)
-    await app.start()
-    await app.sessions.switcher.start()
-    yield app
-    await app.aclose()
+pytestmark = pytest.mark.with_library  # the chat is saved: the library is open
 
 
 def _listed(desktop: DesktopApp) -> list[str]:
