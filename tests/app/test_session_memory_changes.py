@@ -84,3 +84,35 @@ async def test_a_loaded_state_counts_as_changed_until_marked_saved() -> None:
     other.load_state_dict(memory.state_dict())
     other.mark_saved()
     assert other.take_changes() == (3, [])
+
+
+# -- add() skips stored ids without collecting them on every call -------------------------
+
+
+async def test_add_skips_a_stored_id_across_changes_made_outside_add() -> None:
+    memory = await memory_of(3)
+    first, second = memory.content[0][0], memory.content[1][0]
+    await memory.add(first)  # already stored: skipped
+    assert await memory.size() == 3
+    await memory.delete([second.id])  # a change add() did not make
+    await memory.add(second)  # no longer stored: added again
+    assert [m.id for m in await memory.get_memory()][-1] == second.id
+    memory.content.pop()  # a list change behind memory's back
+    await memory.add(second)
+    assert await memory.size() == 3
+    memory.load_state_dict(memory.state_dict())  # a new list (a load)
+    await memory.add([first, Msg("user", "new", "user")])
+    assert [m.get_text_content() for m in await memory.get_memory()][-1] == "new"
+    assert await memory.size() == 4
+
+
+async def test_add_with_duplicates_allowed_or_bad_input_behaves_as_in_memory_memory() -> None:
+    memory = await memory_of(1)
+    stored = memory.content[0][0]
+    await memory.add(stored, allow_duplicates=True)
+    assert await memory.size() == 2
+    with pytest.raises(TypeError):
+        await memory.add([Msg("user", "ok", "user"), "not a message"])  # type: ignore[list-item]
+    assert await memory.size() == 2
+    await memory.add(None)
+    assert await memory.size() == 2
