@@ -38,6 +38,23 @@ def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> A
     return {"qasync": _qasync_loop}
 
 
+class _LoopOnlyTimer(qasync._SimpleTimer):  # type: ignore[misc]
+    """qasync's callback timer, running callbacks only while their loop runs.
+
+    pytest-qt calls ``processEvents()`` after each test phase (setup, call, teardown), when
+    pytest-asyncio's loop is not running. A task step due then (the session library's
+    start, scheduled by the window's first paint during a fixture) ran without a running
+    loop and failed ("no running event loop" in ``asyncio.to_thread``): a test failing only
+    on a loaded machine. Such callbacks now wait, their timers left armed, until the loop
+    runs again (the app's loop always runs, so this is a test-harness matter only).
+    """
+
+    def timerEvent(self, event: Any) -> None:
+        if asyncio.events._get_running_loop() is None:
+            return
+        super().timerEvent(event)
+
+
 class _TestQEventLoop(AppEventLoop):
     """A qasync loop that leaves nothing behind for the next test's loop.
 
@@ -45,8 +62,13 @@ class _TestQEventLoop(AppEventLoop):
     loop leaves those timers registered until they fire. If the closed loop is then
     garbage-collected while Qt delivers one of them, Qt touches a deleted object and the
     process segfaults (seen: a 1.5 s ``asyncio.wait`` timeout outliving its test). So on
-    close the timers are killed at once.
+    close the timers are killed at once. Callbacks run only while the loop runs
+    (:class:`_LoopOnlyTimer`).
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._timer = _LoopOnlyTimer()
 
     def close(self) -> None:
         timer = self._timer

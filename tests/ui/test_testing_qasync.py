@@ -57,3 +57,28 @@ async def test_qt_timers_keep_firing_during_a_buffered_flood() -> None:
         await model.aclose()
     assert count > 5000
     assert ticks >= 5
+
+
+def test_a_task_step_waits_while_pytest_qt_processes_events_between_phases() -> None:
+    """pytest-qt's processEvents() between test phases runs no task step (the harness's
+    loops run callbacks only while running; a step there failed: 'no running event loop')."""
+    from conftest import _qasync_loop  # tests/ui/conftest.py: the loop every async test gets
+    from PySide6.QtWidgets import QApplication
+
+    loop = _qasync_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        ran: list[bool] = []
+
+        async def needs_a_running_loop() -> None:
+            await asyncio.to_thread(lambda: None)
+            ran.append(True)
+
+        task = loop.create_task(needs_a_running_loop())
+        QApplication.processEvents()  # as pytest-qt does after a fixture's setup
+        assert not task.done()
+        loop.run_until_complete(task)  # the next phase: the loop runs again
+        assert ran == [True]
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
