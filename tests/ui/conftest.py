@@ -88,6 +88,12 @@ def _qasync_loop() -> qasync.QEventLoop:
 
 
 @pytest.fixture
+def qasync_loop_factory() -> Callable[[], qasync.QEventLoop]:
+    """How this harness makes each async test's loop (not running until run)."""
+    return _qasync_loop
+
+
+@pytest.fixture
 def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     """A qasync loop marked running, for sync tests driven by ``qtbot``."""
     qapp.setQuitOnLastWindowClosed(False)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import qasync
 from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 
 from desktop_agent.model import OpenAIChatModel
 from desktop_agent.testing import OpenAICompatServer, ScriptedReply
@@ -59,13 +61,12 @@ async def test_qt_timers_keep_firing_during_a_buffered_flood() -> None:
     assert ticks >= 5
 
 
-def test_a_task_step_waits_while_pytest_qt_processes_events_between_phases() -> None:
+def test_a_task_step_waits_while_pytest_qt_processes_events_between_phases(
+    qasync_loop_factory: Callable[[], qasync.QEventLoop],
+) -> None:
     """pytest-qt's processEvents() between test phases runs no task step (the harness's
     loops run callbacks only while running; a step there failed: 'no running event loop')."""
-    from conftest import _qasync_loop  # tests/ui/conftest.py: the loop every async test gets
-    from PySide6.QtWidgets import QApplication
-
-    loop = _qasync_loop()
+    loop = qasync_loop_factory()
     asyncio.set_event_loop(loop)
     try:
         ran: list[bool] = []
