@@ -28,7 +28,6 @@ from desktop_agent._i18n import QT_TRANSLATE_NOOP
 from desktop_agent._logging import logger
 from desktop_agent.app import SessionSwitcher
 from desktop_agent.ui._qt_async import TaskSet, dialog_result
-from desktop_agent.ui.export._pdf import pdf_in_subprocess
 
 if TYPE_CHECKING:
     from desktop_agent.app.library import SessionLibrary
@@ -175,6 +174,8 @@ class ExportController(QObject):
         try:
             library = await self._library(session_id)
             if fmt == "pdf":
+                from desktop_agent.ui.export._pdf import pdf_in_subprocess  # not at start-up
+
                 await pdf_in_subprocess(library.root, session_id, path, thinking=thinking)
                 self._exported(path)
                 return

@@ -1,6 +1,6 @@
 """What the window imports before its first paint (SPEC §7: cold start ≤ 1 s).
 
-The MCP server model, the Tools tab, the template editor and the session library are
+The MCP server model, the Tools tab, the template editor, PDF export and the session library are
 loaded on first use, not by ``desktop_agent.ui.app`` (what ``python -m desktop_agent``
 imports before it paints). They still work when asked for.
 """
@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[3]
 DEFERRED = (
     "desktop_agent.app._mcp_config",
     "desktop_agent.app.library",
+    "desktop_agent.ui.export._pdf",
     "desktop_agent.ui.settings._tools_page",
     "desktop_agent.ui.template_editor._window",
 )
