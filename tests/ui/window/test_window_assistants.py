@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from _window_helpers import send
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from desktop_agent.testing import OpenAICompatServer
@@ -91,3 +92,19 @@ async def test_the_editor_creates_edits_exports_and_imports(
     _pick(desktop, picker.itemData(picker.findText("🍳 Chef")))
     assert desktop.service.provider is not None
     assert desktop.service.provider.model == "alpha-small"  # its default model
+
+
+async def test_enter_in_the_editor_saves_and_keeps_it_open_every_time(
+    qtbot: QtBot, desktop: DesktopApp
+) -> None:
+    picker = desktop.window.assistant_picker
+    for name in ("Chef", "Baker"):  # the editor opened twice
+        _pick(desktop, EDIT_ITEM)
+        editor = desktop.assistants.editor
+        assert editor is not None and editor.isVisible()
+        editor.new()
+        editor.name.setText(name)
+        qtbot.keyClick(editor.name, Qt.Key.Key_Return)  # Enter: Save, not Close
+        assert editor.isVisible()
+        assert picker.findText(f"✨ {name}") >= 0
+        editor.reject()

@@ -87,3 +87,21 @@ async def test_the_chats_context_budget_checks_its_documents(
     assert composer.context_tokens == 2_000  # the chat's own wins
     await desktop.sessions.switcher.new_chat()
     assert composer.context_tokens == 64_000  # a new chat: the default
+
+
+async def test_enter_applies_the_parameters_dialog_every_time_it_opens(
+    qtbot: QtBot, desktop: DesktopApp, server: OpenAICompatServer
+) -> None:
+    for tokens in (100, 200):  # opened twice: Enter applies each time
+        dialog = desktop.open_chat_params()
+        dialog.page.max_tokens.setValue(tokens)
+        qtbot.keyClick(dialog.page.max_tokens, Qt.Key.Key_Return)
+        assert not dialog.isVisible()
+        await send(qtbot, desktop, f"at most {tokens}")
+        assert server.chat_requests[-1].body["max_tokens"] == tokens
+    dialog = desktop.open_chat_params()
+    dialog.page.max_tokens.setValue(5)
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)  # Esc leaves the chat's parameters as they were
+    assert not dialog.isVisible()
+    await send(qtbot, desktop, "unchanged")
+    assert server.chat_requests[-1].body["max_tokens"] == 200
