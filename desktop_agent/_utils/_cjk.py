@@ -68,6 +68,5 @@ def estimate_text_tokens(text: str, bytes_per_token: float = 4.0) -> int:
         return 0
     if text.isascii():
         return math.ceil(len(text) / bytes_per_token)
-    cjk = len(CJK_CHARS.findall(text))
-    rest = CJK_CHARS.sub("", text) if cjk else text
+    rest, cjk = CJK_CHARS.subn("", text)
     return cjk + math.ceil(len(rest.encode("utf-8", "surrogatepass")) / bytes_per_token)

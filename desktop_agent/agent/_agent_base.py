@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 import shortuuid
 
 from desktop_agent._logging import logger
-from desktop_agent._utils._pacing import PAUSE_INTERVAL, give_turn, turn_due
+from desktop_agent._utils._pacing import give_turn, turn_due
 from desktop_agent.agent._agent_meta import HookFunc, _AgentMeta
 from desktop_agent.agent._console import (
     ConsoleStream,
@@ -42,10 +42,6 @@ from desktop_agent.message import AudioBlock, Msg
 from desktop_agent.module import StateModule
 
 _CONSOLE_ENV_VARS = ("AGENTSCOPE_DISABLE_CONSOLE_OUTPUT", "DESKTOP_AGENT_DISABLE_CONSOLE_OUTPUT")
-
-MSG_QUEUE_YIELD_INTERVAL = PAUSE_INTERVAL
-"""Seconds between yields to the event loop when printing to a by-reference msg queue
-(measured on the stream path's shared clock, ``desktop_agent._utils._pacing``)."""
 
 MsgQueueItem = tuple[Msg, bool, "AudioBlock | list[AudioBlock] | None"]
 """What ``print`` puts on the message queue: ``(msg, last, speech)``."""
@@ -244,7 +240,7 @@ class AgentBase(StateModule, metaclass=_AgentMeta):
         # and saves a loop iteration per chunk.
         # The clock is shared with the model's stream reader and the queue's consumer: one
         # turn of the loop per interval for the three of them.
-        if last or turn_due(MSG_QUEUE_YIELD_INTERVAL):
+        if last or turn_due():
             await give_turn()
 
     def set_console_output_enabled(self, enabled: bool) -> None:
@@ -281,8 +277,9 @@ class AgentBase(StateModule, metaclass=_AgentMeta):
                 after each one (AgentScope's behaviour, the default). ``False`` puts the
                 ``Msg`` object itself: no per-chunk copy, and the consumer sees the same
                 object grow until ``last`` is true, so it must not mutate it; ``print``
-                then yields to the loop only every ``MSG_QUEUE_YIELD_INTERVAL`` seconds
-                and after a ``last`` print, so the consumer gets batches of items.
+                then yields to the loop only when the stream path's shared clock
+                (``desktop_agent._utils._pacing``) says a turn is due and after a
+                ``last`` print, so the consumer gets batches of items.
         """
         if enabled:
             if queue is not None:

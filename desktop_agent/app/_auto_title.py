@@ -10,6 +10,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
+from desktop_agent.app._agent_factory import NO_KEY
 from desktop_agent.app._providers import Provider
 from desktop_agent.app._turn_events import TurnEvent, TurnFinished
 
@@ -38,9 +39,11 @@ async def propose_title(provider: Provider, question: str, answer: str) -> str:
     """One small request: a title for the exchange (``""`` if the model gave none)."""
     from desktop_agent.model import OpenAIChatModel  # the agent core loads after first paint
 
-    model = OpenAIChatModel(
+    # The client loads the CA bundle (~50 ms): in a worker thread, as the agent's model.
+    model = await asyncio.to_thread(
+        OpenAIChatModel,
         provider.model,
-        api_key=provider.api_key.get_secret_value() or "EMPTY",
+        api_key=provider.api_key.get_secret_value() or NO_KEY,
         stream=False,
         client_kwargs={"base_url": provider.base_url, "max_retries": 0, "timeout": TIMEOUT},
         generate_kwargs={"max_tokens": 24, "temperature": 0.2},

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop_agent._logging import logger
-from desktop_agent._utils._pacing import PAUSE_INTERVAL, give_turn, turn_due
+from desktop_agent._utils._pacing import give_turn, turn_due
 from desktop_agent.app._agent_factory import AgentParts, build_agent_parts
 from desktop_agent.app._agent_state import AgentState
 from desktop_agent.app._attachments import embed_attachments
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 
 TurnListener = Callable[[TurnEvent], None]
 
-YIELD_INTERVAL = PAUSE_INTERVAL
 STOP_GRACE = 0.25
 SHUTDOWN_GRACE = 2.0
 USER_NAME = "User"
@@ -490,7 +489,7 @@ class ChatService:
         while True:
             msg, last, _speech = await queue.get()
             self._conversation.upsert(msg, last)
-            if turn_due(YIELD_INTERVAL):  # the clock the agent and the model share
+            if turn_due():  # the clock the agent and the model share
                 await give_turn()
 
     def _drain(self, queue: asyncio.Queue[tuple[Msg, bool, Any]]) -> None:

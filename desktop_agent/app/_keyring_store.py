@@ -17,6 +17,7 @@ D-Bus: every function here is blocking and meant for a worker thread
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,9 @@ class KeyStore:
     def __init__(self, backend: Any = None) -> None:
         self._backend = backend
         self._resolved = backend is not None
+        # What the keyring holds, as far as this store read or wrote it: a save that
+        # changes no key makes no keyring call (Settings saves on the GUI thread).
+        self._known: dict[str, str] = {}
 
     def backend(self) -> Any | None:
         """The usable backend (``None``: keys stay in the file). Imports ``keyring``."""
@@ -77,13 +81,24 @@ class KeyStore:
         backend = self.backend()
         if backend is None:
             return ""
-        return str(backend.get_password(SERVICE, preset) or "")
+        key = str(backend.get_password(SERVICE, preset) or "")
+        self._known[preset] = key
+        return key
 
     def set(self, preset: str, key: str) -> None:
         """Keep ``key`` for ``preset`` (raises what the backend raises)."""
         backend = self.backend()
-        if backend is not None:
+        if backend is not None and self._known.get(preset) != key:
             backend.set_password(SERVICE, preset, key)
+            self._known[preset] = key
+
+    def forget(self, preset: str) -> None:
+        """Remove the key of ``preset`` the keyring holds (the user cleared it)."""
+        backend = self.backend()
+        if backend is not None and self._known.get(preset, "?") != "":
+            with contextlib.suppress(Exception):  # none stored, or a backend that cannot
+                backend.delete_password(SERVICE, preset)
+            self._known[preset] = ""
 
 
 def load_keys(settings: Settings, store: KeyStore, path: Path | None = None) -> Settings:
@@ -108,7 +123,9 @@ def save_keys(settings: Settings, store: KeyStore, path: Path | None = None) -> 
     providers = []
     for preset in settings.providers:
         key = preset.api_key.get_secret_value()
-        if key:
+        if not key:
+            store.forget(preset.name)  # cleared: it must not come back from the keyring
+        else:
             try:
                 store.set(preset.name, key)
                 preset = preset.model_copy(update={"api_key": SecretStr("")})

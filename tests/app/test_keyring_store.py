@@ -105,3 +105,32 @@ def test_the_import_of_keyring_waits_for_first_use() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_cleared_key_does_not_come_back_from_the_keyring(
+    memory_keyring: MemoryKeyring, tmp_path: Path
+) -> None:
+    path = tmp_path / "settings.json"
+    save_keys(_settings(), KeyStore(), path)
+    store = KeyStore()  # the next start
+    loaded = load_keys(load_settings(path).settings, store, path)
+    assert loaded.providers[0].api_key.get_secret_value() == "sk-secret-123"
+    save_keys(_settings(key=""), store, path)  # the user cleared it in Settings
+    assert memory_keyring.passwords == {}
+    again = load_keys(load_settings(path).settings, KeyStore(), path)
+    assert again.providers[0].api_key.get_secret_value() == ""
+
+
+def test_saving_unchanged_keys_makes_no_keyring_call(
+    memory_keyring: MemoryKeyring, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "settings.json"
+    store = KeyStore()
+    save_keys(_settings(), store, path)
+    calls: list[str] = []
+    monkeypatch.setattr(memory_keyring, "set_password", lambda *a: calls.append("set"))
+    monkeypatch.setattr(memory_keyring, "delete_password", lambda *a: calls.append("delete"))
+    save_keys(_settings(), store, path)  # Settings saved again, the key as it was
+    assert calls == []
+    save_keys(_settings("sk-new"), store, path)
+    assert calls == ["set"]

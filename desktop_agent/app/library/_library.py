@@ -24,7 +24,7 @@ import builtins
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -353,7 +353,8 @@ class SessionLibrary:
                 if memory is not None:
                     memory.mark_saved()  # a failure below marks it all unsaved again
                 parts = {name: module.state_dict() for name, module in modules.items()}
-                _refresh_meta(session.meta, parts)
+                conversation = find_conversation(parts)
+                _refresh_meta(session.meta, len(conversation), conversation)
                 if unfinished_reply is not None:
                     parts[UNFINISHED_REPLY] = unfinished_reply.to_dict()
                 states = Handoff(parts)
@@ -406,7 +407,7 @@ class SessionLibrary:
                 at, add = memory.take_changes()
                 try:
                     delta = journal_delta(memory, modules, at, add, unfinished_reply)
-                    _refresh_meta_journaled(session.meta, at + len(add), add)
+                    _refresh_meta(session.meta, at + len(add), add)
                     delta.parts = {"meta": _copy(session.meta), **delta.parts}
                     record = prepared_on_loop(session.journal, delta)
                     text = journal_text(delta.add) if record is not None else None
@@ -691,16 +692,9 @@ def _copy(meta: SessionMeta) -> dict[str, Any]:
     return dict(meta.state_dict())
 
 
-def _refresh_meta(meta: SessionMeta, parts: dict[str, Any]) -> None:
-    conversation = find_conversation(parts)
-    meta.message_count = len(conversation)
-    meta.updated = now_iso()
-    meta.schema_version = SCHEMA_VERSION
-    if not meta.title and not meta.title_is_custom:
-        meta.title = title_from_conversation(conversation)
-
-
-def _refresh_meta_journaled(meta: SessionMeta, count: int, added: builtins.list[Any]) -> None:
+def _refresh_meta(meta: SessionMeta, count: int, added: Sequence[Any]) -> None:
+    """Stamp a save: the message count, the time, the schema; a title from ``added`` (the
+    messages saved) when the session has none yet."""
     meta.message_count = count
     meta.updated = now_iso()
     meta.schema_version = SCHEMA_VERSION

@@ -20,10 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
-APP_NAME = "desktop-agent"
-HOME_ENV = "DESKTOP_AGENT_HOME"
+from desktop_agent.app._files import data_dir
 
 LEFTOVER_AGE = 3600.0
 """Seconds after which a temporary file of an interrupted write is removed."""
@@ -32,12 +29,8 @@ _ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
 _RESERVED_IDS = frozenset({"index"})
 
 
-def data_root() -> Path:
-    """The app's data folder: ``$DESKTOP_AGENT_HOME`` if set, else the platform's."""
-    home = os.environ.get(HOME_ENV)
-    if home:
-        return Path(home)
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+data_root = data_dir
+"""The app's data folder: ``$DESKTOP_AGENT_HOME`` if set, else the platform's."""
 
 
 def is_session_id(name: str) -> bool:

@@ -120,9 +120,7 @@ class FindBar(QWidget):
         self.show()
         self.field.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.field.selectAll()
-        if self._index is None:
-            self._index = FindIndex(self._conversation)
-        if not self._index.ready:
+        if not self._ensure_index().ready:
             self._builder.start()
 
     def close_bar(self) -> None:
@@ -132,6 +130,14 @@ class FindBar(QWidget):
         self.hide()
         self._clear_matches()
         self.closed.emit()
+
+    def _ensure_index(self) -> FindIndex:
+        """The chat's text index, made on first use; it stops following the conversation
+        when this bar goes (a closed pane, the trash preview)."""
+        if self._index is None:
+            index = self._index = FindIndex(self._conversation)
+            self.destroyed.connect(lambda *_: index.close())
+        return self._index
 
     @property
     def index_ready(self) -> bool:
@@ -149,8 +155,7 @@ class FindBar(QWidget):
             self.field.setText(query)
             self.field.blockSignals(False)
         self._query = query.strip()
-        if self._index is None:
-            self._index = FindIndex(self._conversation)
+        index = self._ensure_index()
         if not self._query:
             self.searching = False
             self.matches, self.current = [], -1
@@ -158,7 +163,7 @@ class FindBar(QWidget):
             self._update_count()
             return
         self.searching = True
-        if self._index.ready or self._index.build_some(BUILD_SLICE_S):
+        if index.ready or index.build_some(BUILD_SLICE_S):
             self._finish_search()
         else:
             self._update_count()

@@ -192,8 +192,7 @@ class MessageList(QAbstractScrollArea):
         for row in range(top_left.row(), bottom_right.row() + 1):
             entry = self._model.entry(row)
             if entry.key not in self._live:
-                self._heights[row] = self._guess(entry)
-                self._offsets_valid = False
+                self._set_height(row, self._guess(entry))  # re-sums only this row's block
         self.schedule_relayout()
 
     # -- geometry ----------------------------------------------------------------------

@@ -87,7 +87,7 @@ async def pdf_in_subprocess(
     command = [*program, "export", session_id, "--format", "pdf", "-o", str(path)]
     if not thinking:
         command.append("--no-thinking")
-    from desktop_agent.app.library._paths import HOME_ENV  # the library loads after first paint
+    from desktop_agent.app._files import HOME_ENV
 
     environ = {**os.environ, HOME_ENV: str(root), "QT_QPA_PLATFORM": "offscreen"}
     child = await asyncio.create_subprocess_exec(
