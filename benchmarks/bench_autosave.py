@@ -4,27 +4,36 @@ For chats of 10,000 and 100,000 mixed messages (``bench_session``'s generator) i
 ``AgentState`` (``SessionMemory``), opened in a ``SessionLibrary`` in a temporary folder:
 
 - the event-loop stall per autosave while replies stream: a 1 ms heartbeat coroutine's
-  lateness, the worst inside each save's span; p50 / p99 / max over all saves. The chat's
-  objects are frozen out of the cyclic collector first, as the app does after a load. Five
-  replies stream (a chunk every 10 ms, the autosave interval 0.1 s so that one run gives
-  ~50 saves), each then added to memory with the next user message. "new": the
-  journal (``SessionLibrary.append``); "old": every save a whole-file rewrite (the
-  autosaver with ``journal_limit=0``, which is the old path, unchanged);
+  lateness, the worst stall that begins inside each save's span (a beat due before the
+  save began counts from its start only); p50 / p99 / max over all saves. The chat's
+  objects are frozen out of the cyclic collector first, as the app does after a load.
+  Twenty replies stream (a chunk every 10 ms, the autosave interval 0.1 s: ~200 saves per
+  size, so that p99 is not simply the worst save), each then added to memory with the
+  next user message. "new": the journal (``SessionLibrary.append``); "old": every save a
+  whole-file rewrite, a checkpoint (the autosaver with ``journal_limit=0``; five replies;
+  the checkpoint itself makes the messages' saved form in its worker since issue 19);
+- the steps a save runs on the loop, timed: wall time and the loop thread's CPU time (a
+  wall time far above the CPU time is the thread waiting: descheduled, or for the GIL);
+- the same streaming with no autosave at all, in windows as long as a journal save: the
+  machine's own floor;
 - bytes written per save of one new message (journal bytes vs the file's size);
-- the stall of the idle checkpoint (a whole-file rewrite, when nothing streams);
+- the stall of the idle checkpoint (a whole-file rewrite, when nothing streams), each of
+  ``CHECKPOINTS`` checkpoints after one new message;
 - kill -9 x 20: ``tests/app/library/journal_child.py`` autosaves a growing chat and is
   killed at random moments; every session must open, an unbroken run of messages, with
   every message added more than 1 s before the kill.
 
 Target (issue 19): stall p99 <= 4 ms at 10k and 100k; bytes per message independent of
 the chat's length; kill -9 x 20 -> every session opens, nothing older than 1 s lost.
-Run: ``.venv/bin/python benchmarks/bench_autosave.py`` (about a minute and a half).
+Run: ``.venv/bin/python benchmarks/bench_autosave.py`` (about two and a half minutes).
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import gc
+import itertools
 import os
 import random
 import signal
@@ -49,7 +58,9 @@ from desktop_agent.message import Msg
 ROOT = Path(__file__).resolve().parents[1]
 CHILD = ROOT / "tests" / "app" / "library" / "journal_child.py"
 SIZES = (10_000, 100_000)
-REPLIES = 5
+REPLIES = 20  # journal runs: ~10 saves per reply
+OLD_REPLIES = 5  # whole-file rewrites (seconds each at 100k)
+CHECKPOINTS = 5
 REPLY_SECONDS = 1.0
 CHUNK_S = 0.01
 INTERVAL_S = 0.1
@@ -65,6 +76,8 @@ class Heartbeat:
 
     def __init__(self) -> None:
         self.beats: list[tuple[float, float]] = []  # (woke at, lateness in ms)
+        self._times: list[float] | None = None  # the beats' times, for bisect
+        self._latest = 0.0  # the longest lateness (s)
         self._task: asyncio.Task[None] | None = None
 
     async def _run(self) -> None:
@@ -83,9 +96,20 @@ class Heartbeat:
             await asyncio.gather(self._task, return_exceptions=True)
 
     def worst_in(self, start: float, end: float) -> float:
-        """The longest stall of the loop overlapping ``[start, end]`` (ms)."""
-        # A beat delayed by what ran inside the span wakes inside it or just after it.
-        return max((late for at, late in self.beats if start < at <= end + SLACK_S), default=0.0)
+        """The longest stall of the loop that begins inside ``[start, end]`` (ms): a beat
+        due inside the span (or just after it, ``SLACK_S``) counts whole, however late it
+        woke; one due before the span counts from the span's start."""
+        if self._times is None or len(self._times) != len(self.beats):
+            self._times = [at for at, _late in self.beats]
+            self._latest = max((late for _at, late in self.beats), default=0.0) / 1000
+        first = bisect.bisect_right(self._times, start)
+        last = bisect.bisect_right(self._times, end + SLACK_S + self._latest)
+        worst = 0.0
+        for at, late in self.beats[first:last]:
+            due = at - late / 1000
+            if due <= end + SLACK_S:
+                worst = max(worst, (at - max(due, start)) * 1000)
+        return worst
 
 
 async def chat_of(root: Path, count: int) -> tuple[SessionLibrary, str, AgentState]:
@@ -100,9 +124,9 @@ async def chat_of(root: Path, count: int) -> tuple[SessionLibrary, str, AgentSta
     return library, session_id, state
 
 
-async def stream_saves(state: AgentState, autosaver: Autosaver, spans: list[Any]) -> None:
-    """Stream ``REPLIES`` replies into the chat with ``autosaver`` saving them."""
-    for turn in range(REPLIES):
+async def stream_saves(state: AgentState, autosaver: Autosaver, replies: int) -> None:
+    """Stream ``replies`` replies into the chat with ``autosaver`` saving them."""
+    for turn in range(replies):
         reply = Msg("assistant", "", "assistant")
         deadline = time.perf_counter() + REPLY_SECONDS
         while time.perf_counter() < deadline:
@@ -118,16 +142,17 @@ async def stream_saves(state: AgentState, autosaver: Autosaver, spans: list[Any]
 
 
 def record_spans(
-    library: SessionLibrary, spans: list[tuple[float, float, str]], work: list[float]
+    library: SessionLibrary, spans: list[tuple[float, float, str]], work: list[list[float]]
 ) -> None:
     """Wrap the library's save and append to note each one's time span, and the loop work
-    timed inside it (``work[-1]`` accumulates it, see :func:`time_loop_work`)."""
+    timed inside it (``work[-1]`` accumulates its wall and CPU time, see
+    :func:`time_loop_work`)."""
     for name in ("save", "append"):
         original = getattr(library, name)
 
         async def timed(*args: Any, _original: Any = original, _name: str = name, **kw: Any) -> Any:
             start = time.perf_counter()
-            work.append(0.0)
+            work.append([0.0, 0.0])
             try:
                 return await _original(*args, **kw)
             finally:
@@ -136,10 +161,12 @@ def record_spans(
         setattr(library, name, timed)
 
 
-def time_loop_work(state: AgentState, journal: bool, work: list[float]) -> Any:
-    """Time the steps a save runs on the loop (adding to ``work[-1]``); undo with the
-    returned function. The journal: taking the changes, the states without the memory's
-    content, encoding the record and its search text. The rewrite: ``state_dict()``."""
+def time_loop_work(state: AgentState, journal: bool, work: list[list[float]]) -> Any:
+    """Time the steps a save runs on the loop (adding wall and thread CPU milliseconds to
+    ``work[-1]``); undo with the returned function. The journal: taking the changes, the
+    states without the memory's content, encoding the record and its search text. The
+    rewrite: ``state_dict()`` (the memory's content left out: it is made in the worker)
+    and the snapshot of the memory's entries."""
     if journal:
         targets: list[tuple[Any, str]] = [
             (_library_module, "journal_delta"),
@@ -148,17 +175,18 @@ def time_loop_work(state: AgentState, journal: bool, work: list[float]) -> Any:
             (state.memory, "take_changes"),
         ]
     else:
-        targets = [(state, "state_dict")]
+        targets = [(state, "state_dict"), (state.memory, "content_snapshot")]
     originals = [(owner, name, getattr(owner, name)) for owner, name in targets]
     for owner, name, original in originals:
 
         def timed(*args: Any, _original: Any = original, **kw: Any) -> Any:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             try:
                 return _original(*args, **kw)
             finally:
                 if work:
-                    work[-1] += (time.perf_counter() - start) * 1000
+                    work[-1][0] += (time.perf_counter() - start) * 1000
+                    work[-1][1] += (time.thread_time() - cpu) * 1000
 
         setattr(owner, name, timed)
 
@@ -177,7 +205,7 @@ async def stall_run(count: int, journal: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-autosave-") as folder:
         library, session_id, state = await chat_of(Path(folder), count)
         spans: list[tuple[float, float, str]] = []
-        work: list[float] = []
+        work: list[list[float]] = []
         record_spans(library, spans, work)
         undo = time_loop_work(state, journal, work)
         limit = 1 << 40 if journal else 0  # 0: every save rewrites the whole file (old)
@@ -195,14 +223,14 @@ async def stall_run(count: int, journal: bool) -> dict[str, Any]:
         beat.start()
         await asyncio.sleep(0.2)
         try:
-            await stream_saves(state, autosaver, spans)
+            await stream_saves(state, autosaver, REPLIES if journal else OLD_REPLIES)
         finally:
             await beat.stop()
         stalls = [beat.worst_in(start, end) for start, end, _name in spans]
         loop_work = list(work)
         undo()
-        span_s = statistics.median(end - start for start, end, _name in spans)
-        idle = await checkpoint_stall(autosaver, spans) if journal else None
+        spans_s = [end - start for start, end, _name in spans]
+        idle = await checkpoint_stalls(state, autosaver, spans) if journal else None
         per_message = await bytes_per_message(library, session_id, state, autosaver)
         await autosaver.aclose()
         await library.close_all()
@@ -213,8 +241,9 @@ async def stall_run(count: int, journal: bool) -> dict[str, Any]:
         "stalls": stalls,
         "idle": idle,
         "bytes": per_message,
-        "span_s": span_s,
-        "work": loop_work,
+        "spans_s": spans_s,
+        "work": [wall for wall, _cpu in loop_work],
+        "cpu": [cpu for _wall, cpu in loop_work],
     }
 
 
@@ -231,9 +260,10 @@ class NoSaver:
         pass
 
 
-async def floor_run(count: int, window_s: float) -> list[float]:
-    """The same streaming with no autosave: the worst heartbeat lateness in each window
-    of ``window_s`` (what the machine and the stream alone cost)."""
+async def floor_run(count: int, windows_s: list[float]) -> list[float]:
+    """The same streaming with no autosave: the worst stall in windows as long as the
+    journal saves were, one after the other (``windows_s`` over and over): what the
+    machine and the stream alone cost a save that took no time on the loop."""
     with tempfile.TemporaryDirectory(prefix="bench-autosave-") as folder:
         library, _session_id, state = await chat_of(Path(folder), count)
         gc.collect()
@@ -243,7 +273,7 @@ async def floor_run(count: int, window_s: float) -> list[float]:
         await asyncio.sleep(0.2)
         start = time.perf_counter()
         try:
-            await stream_saves(state, NoSaver(), [])  # type: ignore[arg-type]
+            await stream_saves(state, NoSaver(), REPLIES)  # type: ignore[arg-type]
         finally:
             await beat.stop()
         end = time.perf_counter()
@@ -251,23 +281,39 @@ async def floor_run(count: int, window_s: float) -> list[float]:
         del state
         gc.unfreeze()
         gc.collect()
-    step = window_s + SLACK_S  # windows as long as a save's span and its slack, not overlapping
-    windows = int((end - start) / step)
-    return [beat.worst_in(start + i * step, start + i * step + window_s) for i in range(windows)]
+    stalls: list[float] = []
+    at = start
+    for window in itertools.cycle(windows_s):
+        if at + window > end:
+            return stalls
+        stalls.append(beat.worst_in(at, at + window))
+        at += window + SLACK_S  # the windows do not overlap (a stall counts once)
+    return stalls
 
 
-async def checkpoint_stall(autosaver: Autosaver, spans: list[Any]) -> float:
-    """The stall of one checkpoint (the idle one, a whole-file rewrite)."""
-    spans.clear()
-    beat = Heartbeat()
-    beat.start()
-    await asyncio.sleep(0.05)
-    try:
-        await autosaver.checkpoint()
+async def checkpoint_stalls(
+    state: AgentState, autosaver: Autosaver, spans: list[Any]
+) -> list[float]:
+    """The stall of each of ``CHECKPOINTS`` checkpoints (the idle one, a whole-file
+    rewrite), each after one new message was journaled."""
+    stalls = []
+    for number in range(CHECKPOINTS):
+        await state.memory.add(Msg("user", f"Before checkpoint {number}.", "user"))
+        autosaver.message_finished()
+        await autosaver.flush()
+        spans.clear()
+        beat = Heartbeat()
+        beat.start()
         await asyncio.sleep(0.05)
-    finally:
-        await beat.stop()
-    return max(beat.worst_in(start, end) for start, end, _name in spans)
+        try:
+            await autosaver.checkpoint()
+            await asyncio.sleep(0.05)
+        finally:
+            await beat.stop()
+        stalls.append(
+            max(beat.worst_in(start, end) for start, end, name in spans if name == "save")
+        )
+    return stalls
 
 
 async def bytes_per_message(
@@ -370,8 +416,8 @@ async def measure() -> dict[int, dict[str, Any]]:
             "new": await stall_run(count, journal=True),
             "old": await stall_run(count, journal=False),
         }
-    span_s = results[SIZES[0]]["new"]["span_s"]
-    results[0] = {"floor": await floor_run(SIZES[0], span_s), "span_s": span_s}
+    spans_s = [span for count in SIZES for span in results[count]["new"]["spans_s"]]
+    results[0] = {"floor": await floor_run(SIZES[0], spans_s), "spans_s": spans_s}
     return results
 
 
@@ -385,8 +431,9 @@ def main() -> int:
     floor = results.pop(0)
     print("Autosave while a reply streams: event-loop stall per save (1 ms heartbeat)")
     print(
-        f"  no autosave at all: the machine's floor in windows as long as a journal save "
-        f"({floor['span_s'] * 1000:.1f} ms)  {_figures(floor['floor'], 'windows')}"
+        f"  no autosave at all: the machine's floor in windows as long as the journal saves "
+        f"(median {statistics.median(floor['spans_s']) * 1000:.1f} ms)  "
+        f"{_figures(floor['floor'], 'windows')}"
     )
     for count, pair in results.items():
         new, old = pair["new"], pair["old"]
@@ -396,14 +443,18 @@ def main() -> int:
             f"  {count:>7,} messages  journal (new)   {_figures(new['stalls'])}  "
             f"{'PASS' if passed else 'MISS'} (p99 <= {STALL_TARGET_MS:.0f} ms)"
         )
-        print(f"  {count:>7,} messages  rewrite (old)   {_figures(old['stalls'])}")
+        print(f"  {count:>7,} messages  checkpoints     {_figures(old['stalls'])}")
         print(
             f"  {count:>7,} messages  its steps on the loop, timed: journal "
             f"{_figures(new['work'])}; rewrite {_figures(old['work'])}"
         )
         print(
+            f"  {count:>7,} messages  the same steps' CPU time (the loop thread's): journal "
+            f"{_figures(new['cpu'])}; rewrite {_figures(old['cpu'])}"
+        )
+        print(
             f"  {count:>7,} messages  idle checkpoint (a whole rewrite, nothing streaming): "
-            f"stall {new['idle']:.1f} ms"
+            f"stall {_figures(new['idle'], 'checkpoints')}"
         )
     print("Bytes written per save of one new message")
     small, large = (results[size] for size in SIZES)

@@ -4,9 +4,11 @@ Starts ``python -m desktop_agent`` several times with ``DESKTOP_AGENT_BENCH_FIRS
 the app prints ``first-paint <time.monotonic()>`` when its main window has painted for the
 first time, then quits. ``CLOCK_MONOTONIC`` is system-wide on Linux, so the parent's clock
 reading taken just before spawning the process is comparable. Each run gets a fresh empty
-``DESKTOP_AGENT_HOME`` (0 saved sessions: the session library arrives in a later issue) and
-an environment provider, so no local-server probe is involved. Prints the median and the
-spread, and the import cost the app avoids before first paint (``import openai``).
+``DESKTOP_AGENT_HOME`` (0 saved sessions; ``bench_sessions.py`` measures it with 500) and
+an environment provider, so no local-server probe is involved. The app runs without
+``PYTHONDONTWRITEBYTECODE``, so the warm-up run writes the bytecode an installed app has.
+Prints the median and the spread, and the import cost the app avoids before first paint
+(``import openai``).
 
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_startup.py [runs]``
 """

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _memory_keyring import MemoryKeyring
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The window speaks English in tests whatever the developer's desktop language (issue 21).
@@ -80,6 +81,18 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if not (root / "resources" / "i18n" / "desktop_agent_en.qm").exists():
         script = root / "scripts" / "i18n.py"
         subprocess.run([sys.executable, str(script), "release"], check=True, capture_output=True)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    """The OS keyring replaced by a dict for the test."""
+    import keyring
+
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
 
 
 @pytest.fixture(autouse=True)

@@ -377,7 +377,7 @@ class ReActAgent(ReActAgentBase):
         each of its tool calls gets a result saying it was not run.
         """
         await self._add_plan_hint()
-        prompt = await self.formatter.format(msgs=await self._context_msgs())
+        prompt = await self._prompt()
         await self.memory.delete_by_mark("hint")
         msg: Msg | None = None
         failure: BaseException | None = None
@@ -412,6 +412,10 @@ class ReActAgent(ReActAgentBase):
         if self.print_hint_msg:
             await self.print(hint)
         await self.memory.add(hint, marks="hint")
+
+    async def _prompt(self) -> list[dict[str, Any]]:
+        """The model's input: the context messages, formatted."""
+        return await self.formatter.format(msgs=await self._context_msgs())
 
     async def _context_msgs(self) -> list[Msg]:
         if self.input_module is not None:

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from desktop_agent._i18n import QT_TRANSLATE_NOOP, translate
 from desktop_agent._logging import logger
-from desktop_agent.app._files import config_dir, write_private_file
+from desktop_agent.app._files import config_dir, read_json, write_private_file
 from desktop_agent.app._tool_selection import ToolSelection
 
 ASSISTANTS_FILE = "assistants.json"
@@ -214,13 +214,7 @@ def _copy_name(assistant: Assistant) -> str:
 
 
 def _read(path: Path) -> list[Assistant]:
-    try:
-        document = json.loads(path.read_bytes())
-    except FileNotFoundError:
-        return []
-    except (OSError, ValueError) as exc:
-        logger.warning("Ignoring the unreadable assistants file %s: %s", path, exc)
-        return []
+    document = read_json(path, "assistants")
     items = document.get("assistants", []) if isinstance(document, dict) else []
     assistants = []
     for item in items if isinstance(items, list) else []:

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from desktop_agent._logging import logger
 from desktop_agent.app._chat_setup import ChatSetup
-from desktop_agent.app._files import config_dir, write_private_file
+from desktop_agent.app._files import config_dir, read_json, write_private_file
 from desktop_agent.app._settings import Settings
 
 CHAT_PARAMS_FILE = "chat_params.json"
@@ -88,13 +88,7 @@ class ChatParams:
 
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:
-    try:
-        document = json.loads(path.read_bytes())
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        logger.warning("Ignoring the unreadable chat parameters file %s: %s", path, exc)
-        return {}
+    document = read_json(path, "chat parameters")
     if not isinstance(document, dict):
         return {}
     return {str(k): v for k, v in document.items() if isinstance(v, dict)}

@@ -76,9 +76,11 @@ class ConversationEntry:
 
 @dataclass(frozen=True)
 class Inserted:
-    """A row was inserted at ``index``."""
+    """``count`` rows were inserted from ``index`` on (one, except when the older rows of
+    a long session are put in front of its last ones: see :meth:`Conversation.prepend`)."""
 
     index: int
+    count: int = 1
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,27 @@ def tool_output_text(output: Any) -> str:
         for block in output
         if isinstance(block, dict) and block.get("type") == "text"
     )
+
+
+def content_text(content: Any) -> str:
+    """The searchable text of a message content: text, thinking and tool output (what the
+    sidebar's search, find-in-chat and opening a search hit all look through)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    texts: list[str] = []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" or kind == "thinking":
+            value = block.get(kind)
+            if isinstance(value, str):
+                texts.append(value)
+        elif kind == "tool_result":
+            texts.append(content_text(block.get("output")))
+    return "\n".join(text for text in texts if text)
 
 
 def answer_ending(msg: Msg) -> str | None:
@@ -189,6 +212,10 @@ class Conversation:
         self._offering: str | None = None
         self._tool_names: dict[str, str] = {}
         self._waiting_call: str | None = None
+        self.generation = 0
+        """Bumped whenever every row is replaced (:meth:`reset`, :meth:`adopt`)."""
+        self.older_pending = False
+        """Whether these are a long session's last rows, its older ones to come."""
 
     # -- observation -------------------------------------------------------------------
 
@@ -291,6 +318,23 @@ class Conversation:
         self._waiting_call = None
         self._offering = None
         self._turn_active = False
+        self.generation += 1
+        self.older_pending = False
+        self._add_finished(msgs)
+        self._emit(Reset())
+
+    def extend_unobserved(self, msgs: Iterable[Msg]) -> None:
+        """Append rows for ``msgs`` (finished messages) to a conversation nobody observes
+        yet, with no event: rows built a slice at a time for :meth:`prepend`.
+
+        Raises:
+            ValueError: Somebody observes this conversation.
+        """
+        if self._listeners:
+            raise ValueError("extend_unobserved() on an observed conversation")
+        self._add_finished(msgs)
+
+    def _add_finished(self, msgs: Iterable[Msg]) -> None:
         entries, rows = self._entries, self._rows
         message, new_entry, index_tools = EntryKind.MESSAGE, ConversationEntry, self._index_tools
         for msg in msgs:  # ~2 µs a message: opening a long session is this loop
@@ -304,12 +348,12 @@ class Conversation:
             content = msg.content
             if type(content) is list and _has_tool_block(content):
                 index_tools(msg)
-        self._emit(Reset())
 
-    def adopt(self, built: Conversation) -> None:
+    def adopt(self, built: Conversation, *, older_pending: bool = False) -> None:
         """Show the rows of ``built`` (a conversation nobody observes, filled by
         :meth:`reset`, e.g. in a worker thread): O(1), one ``Reset`` event; ``built`` is
-        left empty. Opening a 100,000-message session builds its rows off the loop so."""
+        left empty. ``older_pending``: these are a long session's last rows, its older
+        ones follow (:meth:`prepend`)."""
         if built._listeners:
             raise ValueError("adopt() takes the rows of a conversation nobody observes")
         self._entries, built._entries = built._entries, []
@@ -319,7 +363,48 @@ class Conversation:
         self._tool_names, built._tool_names = built._tool_names, {}
         self._streaming, self._waiting_call, self._offering = set(), None, None
         self._turn_active = False
+        self.generation += 1
+        self.older_pending = older_pending
         self._emit(Reset())
+
+    def prepend(self, built: Conversation) -> None:
+        """Put the rows of ``built`` (finished messages nobody observes, filled by
+        :meth:`extend_unobserved`) in front of these rows: one ``Inserted`` event for all
+        of them; ``built`` is left empty. Cost: the rows already here, not those put in
+        front — a 100,000-message session shows its last rows first so.
+
+        A message of ``built`` shown here already (a session holding one id twice) keeps
+        its row here and is not put in front again.
+
+        Raises:
+            ValueError: ``built`` is observed.
+        """
+        if built._listeners:
+            raise ValueError("prepend() takes the rows of a conversation nobody observes")
+        self.older_pending = False
+        rows = built._rows
+        if any(msg_id in rows for msg_id in self._rows):
+            kept = [
+                e.msg for e in built._entries if e.msg is not None and e.msg.id not in self._rows
+            ]
+            built.reset([])
+            built._add_finished(kept)
+            rows = built._rows
+        count = len(built._entries)
+        if not count:
+            return
+        for msg_id, row in self._rows.items():
+            rows[msg_id] = row + count
+        built._entries.extend(self._entries)
+        self._entries, built._entries = built._entries, []
+        self._rows, built._rows = rows, {}
+        built._tool_use_msg.update(self._tool_use_msg)  # a later row's record wins
+        built._tool_names.update(self._tool_names)
+        built._tool_results.update(self._tool_results)
+        self._tool_use_msg, built._tool_use_msg = built._tool_use_msg, {}
+        self._tool_names, built._tool_names = built._tool_names, {}
+        self._tool_results, built._tool_results = built._tool_results, {}
+        self._emit(Inserted(0, count))
 
     def upsert(self, msg: Msg, last: bool) -> int:
         """Show ``msg``: insert a new row, or mark its existing row changed.

@@ -12,10 +12,15 @@ Three differences, kept out of the mirrored core (which behaves as AgentScope do
   marked so keeps the user/assistant turns alternating.
 - **Continue.** ``await agent(None, continue_answer=True)`` asks the model to go on from
   where its last answer stopped and grows that same message (one answer, not two).
+
+And one for the window's sake: the prompt (context, then formatted) is built in a worker
+thread. With a long history it is CPU work that grows with the chat (10,000 messages:
+~150-300 ms, a frozen window on each send); meanwhile the loop goes on, Stop included.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from pydantic import BaseModel
@@ -92,6 +97,13 @@ class DesktopAgent(ReActAgent):
             self._growing = (last, list(last.get_content_blocks()))
             self._turn_start = stored.index(last)
         await self.memory.add(Msg("user", CONTINUE_HINT, "user"), marks="hint")
+
+    async def _prompt(self) -> list[dict[str, Any]]:
+        """The prompt, built on a loop of its own in a worker thread (the context and the
+        formatter touch no other loop's objects; nothing changes the memory during a
+        turn). A Stop meanwhile ends the turn at once; the thread's result is dropped."""
+        prompt: list[dict[str, Any]] = await asyncio.to_thread(asyncio.run, super()._prompt())
+        return prompt
 
     async def _reasoning(self, tool_choice: str | None = None) -> Msg:
         """One model call; its message gets ``finish_reason`` before it is stored. While

@@ -8,12 +8,15 @@ not even between creation and ``chmod``), then renamed over the old file.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
+from desktop_agent._logging import logger
 from desktop_agent.session._atomic_write import fsync_folder
 
 APP_NAME = "desktop-agent"
@@ -35,6 +38,19 @@ def data_dir() -> Path:
     if home:
         return Path(home)
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def read_json(path: Path, what: str) -> Any:
+    """The JSON document in ``path``; ``None`` when there is no such file, or it cannot be
+    read or parsed (a warning naming ``what``, e.g. ``"assistants"``, is logged: the caller
+    goes on with its defaults)."""
+    try:
+        return json.loads(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:  # a UnicodeDecodeError is a ValueError
+        logger.warning("Ignoring the unreadable %s file %s: %s", what, path, exc)
+        return None
 
 
 def write_private_file(path: Path, data: bytes) -> None:

@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from desktop_agent._logging import logger
-from desktop_agent.app._files import config_dir, write_private_file
+from desktop_agent.app._files import config_dir, read_json, write_private_file
 from desktop_agent.app._providers import Provider
 
 MODELS_FILE = "models.json"
@@ -114,13 +114,7 @@ class ModelChoice:
 
 def _read_recent(path: Path) -> tuple[list[str], str]:
     """The recent models and the provider of the last one."""
-    try:
-        document = json.loads(path.read_bytes())
-    except FileNotFoundError:
-        return [], ""
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        logger.warning("Ignoring the unreadable recent-models file %s: %s", path, exc)
-        return [], ""
+    document = read_json(path, "recent-models")
     if not isinstance(document, dict):
         return [], ""
     recent, provider = document.get("recent"), document.get("last_provider")

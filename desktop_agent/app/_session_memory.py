@@ -14,11 +14,16 @@ It also knows what changed since the last save, for the session journal (see
 first position any change touched, and the last few entries are compared with what was
 saved (a finished reply's metadata or content is reassigned in place). So an autosave
 writes the messages from that position on, at a cost that does not grow with the chat.
+
+A checkpoint (the whole file) takes only a copy of the entry list on the loop
+(:meth:`SessionMemory.content_snapshot`); the saved form is made in the worker thread that
+writes it (:meth:`SessionMemory.saved_content`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, SupportsIndex
 
@@ -27,6 +32,7 @@ from desktop_agent.message import Msg
 
 _Entry = tuple[Msg, list[str]]
 _TAIL = 32  # entries compared with their saved form at each journal save
+_SLICE = 256  # entries made into their saved form between two chances for the loop to run
 
 
 class SessionMemory(InMemoryMemory):
@@ -72,6 +78,19 @@ class SessionMemory(InMemoryMemory):
         start = self._first_unsaved(content)
         self.mark_saved()
         return start, [[msg.to_dict(), list(marks)] for msg, marks in content[start:]]
+
+    def content_snapshot(self) -> list[_Entry]:
+        """The entries as they are now (the list is copied, not the messages): for
+        :meth:`saved_content` to turn into their saved form later, in a worker thread."""
+        return self._tracked[:]
+
+    def saved_content(self, entries: list[_Entry]) -> list[list[Any]]:
+        """The saved form of ``entries`` (a :meth:`content_snapshot`), as ``state_dict()``
+        gives it, made in a worker thread: it lets the event loop take the GIL between
+        slices. A stored message's content and metadata are reassigned, never changed in
+        place, so a message reassigned since the snapshot is saved as it is now (and, if it
+        is among the last entries, journaled again: see :meth:`take_changes`)."""
+        return self._saved_form(entries, _SLICE)
 
     def unsaved_from(self, index: int) -> None:
         """A save failed: the entries from ``index`` on count as changed again."""
@@ -156,23 +175,39 @@ class SessionMemory(InMemoryMemory):
     def _content_to_json(self, content: Sequence[_Entry]) -> list[list[Any]]:
         if self._omit:
             return self._omitted
+        return self._saved_form(content, max(len(content), 1))
+
+    def _saved_form(self, content: Sequence[_Entry], step: int) -> list[list[Any]]:
+        """The saved form of ``content``; ``step`` entries at a time, letting another
+        thread take the GIL between steps."""
         previous = self._saved
         known = len(previous)
         saved: list[tuple[_Entry, list[Any]]] = []
-        append = saved.append
-        # One flat loop: it runs over every message at every autosave.
-        for index, entry in enumerate(content):
-            if index < known:
-                old = previous[index]
-                if old[0] is entry:
-                    old_dict = old[1][0]
-                    msg = entry[0]
-                    if old_dict["content"] is msg.content and old_dict["metadata"] is msg.metadata:
-                        append(old)
-                        continue
-            append((entry, [entry[0].to_dict(), entry[1]]))
+        result: list[list[Any]] = []
+        append, give = saved.append, result.append
+        for start in range(0, len(content), step):
+            if start:
+                time.sleep(0)  # the GIL goes to a thread waiting for it (the event loop)
+            # One flat loop: it runs over every message at every checkpoint.
+            for index in range(start, min(start + step, len(content))):
+                entry = content[index]
+                if index < known:
+                    old = previous[index]
+                    if old[0] is entry:
+                        old_dict = old[1][0]
+                        msg = entry[0]
+                        if (
+                            old_dict["content"] is msg.content
+                            and old_dict["metadata"] is msg.metadata
+                        ):
+                            append(old)
+                            give(old[1])
+                            continue
+                item = [entry[0].to_dict(), entry[1]]
+                append((entry, item))
+                give(item)
         self._saved = saved
-        return [item[1] for item in saved]
+        return result
 
 
 class TrackedList(list[_Entry]):

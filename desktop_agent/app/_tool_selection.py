@@ -56,5 +56,3 @@ class ToolSelection:
 
 
 _TASK_TOOLS = frozenset({"view_task", "wait_task", "cancel_task"})
-
-ALL_TOOLS = ToolSelection()

@@ -2,11 +2,12 @@
 
 Start-up: ``QApplication`` → ``asyncio.Runner(loop_factory=AppEventLoop)`` (a
 ``qasync.QEventLoop``; Python 3.11; no event-loop policies) → the main coroutine builds and
-shows the window, then finds the provider. Heavy imports (``openai``, the agent core) run
-in a worker thread after the first paint. Shut-down: closing the window (or SIGINT) sets
-an ``asyncio.Event``; the main coroutine then cancels a running turn, closes the model
-client and returns while the loop still runs — so no task is destroyed pending and no
-transport outlives its loop.
+shows the window, then finds the provider. After the first paint the sidebar is filled and
+the last session reopened; then the heavy imports (``openai``, the agent core, ~0.75 s)
+run in a worker thread (not sooner: they would share the GIL with the sessions loading).
+Shut-down: closing the window (or SIGINT) sets an ``asyncio.Event``; the main coroutine
+then cancels a running turn, closes the model client and returns while the loop still
+runs — so no task is destroyed pending and no transport outlives its loop.
 
 Environment hooks (benchmarks and tests; they do nothing unless set):
 
@@ -63,7 +64,8 @@ async def _amain(app: QApplication) -> int:
     tasks = TaskSet()
     desktop = DesktopApp()
     desktop.window.close_requested.connect(close_requested.set)
-    desktop.window.first_painted.connect(lambda: _on_first_paint(tasks, close_requested))
+    desktop.window.first_painted.connect(lambda: _on_first_paint(close_requested))
+    desktop.sessions.ready.connect(lambda: _after_sessions(tasks, close_requested))
     _install_test_hooks(desktop)
     tasks.spawn(desktop.start(), "startup")
     await close_requested.wait()
@@ -73,12 +75,17 @@ async def _amain(app: QApplication) -> int:
     return 0
 
 
-def _on_first_paint(tasks: TaskSet, close_requested: asyncio.Event) -> None:
+def _on_first_paint(close_requested: asyncio.Event) -> None:
     if os.environ.get(BENCH_FIRST_PAINT):
         print(f"first-paint {time.monotonic():.6f}", flush=True)
         close_requested.set()
-        return
-    tasks.spawn(_preload(), "preload-agent-core")
+
+
+def _after_sessions(tasks: TaskSet, close_requested: asyncio.Event) -> None:
+    """The sidebar is filled and the last session reopened: preload the agent core (a
+    turn started before that imports it itself)."""
+    if not close_requested.is_set():  # not while closing: the task would outlive the loop
+        tasks.spawn(_preload(), "preload-agent-core")
 
 
 async def _preload() -> None:

@@ -4,45 +4,15 @@ no keyring, in the owner-only settings file; keys already in the file are migrat
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
+from _memory_keyring import MemoryKeyring
 from keyring.backends import fail
 from pydantic import SecretStr
 
 from desktop_agent.app import ProviderPreset, Settings, load_settings, save_settings
 from desktop_agent.app._keyring_store import FILE_NOTE, SERVICE, KeyStore, load_keys, save_keys
-
-
-class MemoryKeyring(KeyringBackend):
-    """A keyring that keeps passwords in a dict."""
-
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.passwords.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.passwords.pop((service, username), None)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
 
 
 def _settings(key: str = "sk-secret-123") -> Settings:

@@ -149,11 +149,13 @@ class Autosaver:
         await self.flush()
 
     async def aclose(self) -> None:
-        """Save what is pending (folding the journal into the file), then stop."""
+        """Save what is pending and fold the journal into the file (one checkpoint, after
+        the save in flight if any), then stop."""
         if self._closed:
             return
+        self._checkpoint_wanted = True  # what is pending is saved by a checkpoint
         await self.flush()
-        await self.checkpoint()
+        await self.checkpoint()  # if the journal still holds changes (an append was in flight)
         self._closed = True
         task, self._task = self._task, None
         if task is not None:

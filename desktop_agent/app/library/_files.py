@@ -21,7 +21,7 @@ from desktop_agent.app.library._codec import (
     ends_like_object,
     meta_from_prefix,
 )
-from desktop_agent.app.library._meta import SCHEMA_VERSION, meta_problem
+from desktop_agent.app.library._meta import META_DEFAULTS, SCHEMA_VERSION, meta_problem
 from desktop_agent.app.library._migrations import migrate, schema_version_of
 from desktop_agent.app.library._summary import SessionStatus
 
@@ -61,18 +61,9 @@ def _sentence(reason: str) -> str:
 
 def entry_from_meta(meta: dict[str, Any], stamp: list[int]) -> dict[str, Any]:
     """An index entry from (valid) metadata and the file's stamp."""
-    return {
-        "title": meta.get("title", ""),
-        "created": meta.get("created", ""),
-        "updated": meta.get("updated", ""),
-        "model": meta.get("model", ""),
-        "message_count": meta.get("message_count", 0),
-        "schema_version": meta.get("schema_version", SCHEMA_VERSION),
-        "title_is_custom": meta.get("title_is_custom", False),
-        "status": SessionStatus.OK.value,
-        "error": "",
-        "stamp": stamp,
-    }
+    entry = {key: meta.get(key, default) for key, default in META_DEFAULTS.items()}
+    entry.update(status=SessionStatus.OK.value, error="", stamp=stamp)
+    return entry
 
 
 def newer_entry(meta: dict[str, Any], stamp: list[int]) -> dict[str, Any]:

@@ -2,7 +2,10 @@
 
 Only ``state_dict()`` / ``load_state_dict()`` run on the event loop (they touch live
 objects); everything else (blobs, encoding, writing, parsing, listing, searching) runs
-in worker threads via ``SessionStore``. Each session file is ``{"meta": ..., <module>:
+in worker threads via ``SessionStore``. A journal memory's messages are not even turned
+into dicts on the loop: a checkpoint copies the list of its entries there, and the
+worker makes their saved form (``checkpoint_parts``). Renaming, the trash, export and
+import are in ``_manage`` (the base class). Each session file is ``{"meta": ..., <module>:
 ..., ...}``, exactly what ``JSONSession`` writes and reads, with ``"meta"`` first.
 
 The cyclic garbage collector is paused from ``state_dict()`` until the write is done
@@ -24,7 +27,7 @@ import builtins
 import logging
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -41,12 +44,14 @@ from desktop_agent.app.library._files import SessionFile
 from desktop_agent.app.library._journal import (
     JournalMemory,
     JournalWriter,
+    checkpoint_parts,
     find_journal_memory,
     journal_delta,
     prepared_on_loop,
     read_with_journal,
 )
 from desktop_agent.app.library._lock import SessionLock
+from desktop_agent.app.library._manage import SessionManagement, fresh_error, meta_state
 from desktop_agent.app.library._meta import (
     SCHEMA_VERSION,
     SessionMeta,
@@ -94,7 +99,7 @@ class _OpenSession:
     writing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
-class SessionLibrary:
+class SessionLibrary(SessionManagement):
     """The saved sessions under a data root: list, create, save, load, rename, delete, search.
 
     Methods that touch files are coroutines whose blocking work runs in worker threads.
@@ -301,7 +306,7 @@ class SessionLibrary:
                 session_id,
                 session.lock,
                 session.scanner,
-                _copy(meta),
+                meta_state(meta),
                 Handoff({}),
                 None,
                 journal=session.journal,
@@ -350,22 +355,18 @@ class SessionLibrary:
         memory = find_journal_memory(modules)
         async with session.writing:
             with gc_paused():
-                if memory is not None:
-                    memory.mark_saved()  # a failure below marks it all unsaved again
-                parts = {name: module.state_dict() for name, module in modules.items()}
-                conversation = find_conversation(parts)
-                _refresh_meta(session.meta, len(conversation), conversation)
-                if unfinished_reply is not None:
-                    parts[UNFINISHED_REPLY] = unfinished_reply.to_dict()
-                states = Handoff(parts)
-                del parts  # from here on the worker holds the only reference: it frees them
                 try:
+                    parts = self._checkpoint_parts(session, modules, memory)
+                    if unfinished_reply is not None:
+                        parts[UNFINISHED_REPLY] = unfinished_reply.to_dict()
+                    states = Handoff(parts)
+                    del parts  # from here on the worker holds the only reference: it frees them
                     entry = await asyncio.to_thread(
                         self._store.write,
                         session_id,
                         session.lock,
                         session.scanner,
-                        _copy(session.meta),
+                        meta_state(session.meta),
                         states,
                         session.stamp,
                         journal=session.journal,
@@ -378,6 +379,23 @@ class SessionLibrary:
         summary = summary_from_entry(session_id, entry)
         self._emit("saved", session_id, summary)
         return summary
+
+    @staticmethod
+    def _checkpoint_parts(
+        session: _OpenSession, modules: dict[str, StateModule], memory: JournalMemory | None
+    ) -> dict[str, Any]:
+        """The modules' states for :meth:`save`, the metadata refreshed. A journal memory's
+        content is only snapshot here (a copy of its entry list): the worker makes its
+        saved form (see ``checkpoint_parts``)."""
+        if memory is None:
+            parts = {name: module.state_dict() for name, module in modules.items()}
+            conversation = find_conversation(parts)
+            _refresh_meta(session.meta, len(conversation), conversation)
+            return parts
+        memory.mark_saved()  # a failure marks it all unsaved again (see save)
+        parts, entries = checkpoint_parts(memory, modules)
+        _refresh_meta(session.meta, len(entries), ([msg.to_dict(), m] for msg, m in entries))
+        return parts
 
     async def append(
         self,
@@ -408,7 +426,7 @@ class SessionLibrary:
                 try:
                     delta = journal_delta(memory, modules, at, add, unfinished_reply)
                     _refresh_meta(session.meta, at + len(add), add)
-                    delta.parts = {"meta": _copy(session.meta), **delta.parts}
+                    delta.parts = {"meta": meta_state(session.meta), **delta.parts}
                     record = prepared_on_loop(session.journal, delta)
                     text = journal_text(delta.add) if record is not None else None
                     await asyncio.to_thread(
@@ -433,7 +451,7 @@ class SessionLibrary:
         if error is None:
             raise RuntimeError(f"Session {session_id!r} is not open: create() or load() it first.")
         if not replace_damaged:
-            raise _fresh(error)
+            raise fresh_error(error)
         now = now_iso()
         session = self._new_open(session_id, SessionMeta(created=now, updated=now))
         await asyncio.to_thread(self._store.set_aside, session_id, session.lock)
@@ -494,182 +512,6 @@ class SessionLibrary:
         self._damaged[session_id] = error
         self._emit("damaged", session_id, None, error)
 
-    # -- titles --------------------------------------------------------------------------
-
-    async def rename(self, session_id: str, title: str) -> SessionSummary:
-        """Give a session the user's title (kept from then on).
-
-        Raises:
-            ValueError: The title is empty.
-            SessionNotFoundError, SessionCorruptError, SessionFromNewerVersionError,
-            SessionLockedError, SessionSaveError.
-        """
-        title = " ".join(title.split())
-        if not title:
-            raise ValueError(translate("SessionLibrary", "A session title cannot be empty."))
-        summary = await self._retitle(session_id, title, custom=True)
-        assert summary is not None
-        return summary
-
-    async def refine_title(self, session_id: str, title: str) -> bool:
-        """Set a better title (e.g. one the model suggested), unless the user chose one.
-
-        Returns:
-            Whether the title was changed.
-        """
-        title = " ".join(title.split())
-        if not title:
-            return False
-        return await self._retitle(session_id, title, custom=False) is not None
-
-    async def _retitle(self, session_id: str, title: str, *, custom: bool) -> SessionSummary | None:
-        check_session_id(session_id)
-        if session_id in self._damaged:
-            raise _fresh(self._damaged[session_id])
-        session = self._open.get(session_id)
-        if session is None:
-            return await self._retitle_closed(session_id, title, custom)
-        async with session.writing:
-            if session.meta.title_is_custom and not custom:
-                return None
-            entry = await asyncio.to_thread(
-                self._store.retitle,
-                session_id,
-                session.lock,
-                _titled(title, custom),
-                session.journal,
-            )
-            session.meta.title, session.meta.title_is_custom = title, custom
-            session.stamp = entry["stamp"]
-        return self._renamed(session_id, entry)
-
-    async def _retitle_closed(
-        self, session_id: str, title: str, custom: bool
-    ) -> SessionSummary | None:
-        skipped = False
-        titled = _titled(title, custom)
-
-        def update(meta: dict[str, Any]) -> dict[str, Any]:
-            nonlocal skipped
-            if meta.get("title_is_custom") and not custom:
-                skipped = True
-                return meta
-            return titled(meta)
-
-        lock = SessionLock(self._paths.lock(session_id))
-        entry = await asyncio.to_thread(self._store.retitle, session_id, lock, update)
-        return None if skipped else self._renamed(session_id, entry)
-
-    def _renamed(self, session_id: str, entry: dict[str, Any]) -> SessionSummary:
-        summary = summary_from_entry(session_id, entry)
-        self._emit("renamed", session_id, summary)
-        return summary
-
-    # -- delete / trash ------------------------------------------------------------------
-
-    async def delete(self, session_id: str) -> None:
-        """Move a session to the trash (recoverable with :meth:`restore`).
-
-        Stop its autosaver first. Deleting a damaged session is allowed (the user asked).
-
-        Raises:
-            SessionNotFoundError, SessionLockedError, SessionSaveError.
-        """
-        check_session_id(session_id)
-        session = self._open.get(session_id)
-        if session is None:
-            lock = SessionLock(self._paths.lock(session_id))
-            await asyncio.to_thread(self._store.to_trash, session_id, lock)
-        else:
-            async with session.writing:
-                session.journal.close()
-                await asyncio.to_thread(self._store.to_trash, session_id, session.lock)
-            self._open.pop(session_id, None)
-        self._damaged.pop(session_id, None)
-        self._emit("deleted", session_id, None)
-
-    async def restore(self, session_id: str) -> SessionSummary:
-        """Bring a deleted session back from the trash.
-
-        Raises:
-            SessionNotFoundError: It is not in the trash.
-            SessionError: A session with its id exists already.
-            SessionSaveError: The files could not be moved.
-        """
-        check_session_id(session_id)
-        entry = await asyncio.to_thread(self._store.restore, session_id)
-        summary = summary_from_entry(session_id, entry)
-        self._emit("restored", session_id, summary)
-        return summary
-
-    async def empty_trash(self) -> int:
-        """Delete the trash for good; returns how many sessions it held."""
-        return await asyncio.to_thread(self._store.empty_trash)
-
-    # -- export / import (desktop_agent.app.transfer) ------------------------------------
-
-    async def read_parts(self, session_id: str) -> dict[str, Any]:
-        """A saved session's parts (``"meta"`` included), read without opening it.
-
-        Saves are atomic, so this is one consistent version even while another window
-        writes the session. Blob references point at this data root's files.
-
-        Raises:
-            SessionNotFoundError, SessionCorruptError, SessionFromNewerVersionError.
-        """
-        check_session_id(session_id)
-        found = await asyncio.to_thread(self._store.read, session_id)
-        return found.parts
-
-    async def add(
-        self,
-        parts: dict[str, Any],
-        meta: SessionMeta,
-        session_id: str | None = None,
-        *,
-        index: bool = True,
-        announce: bool = True,
-    ) -> SessionSummary:
-        """Write a new session from saved parts (an import, a restored backup); not opened.
-
-        ``meta`` keeps its times and title; its message count is taken from the parts.
-        Large base64 media become blob files as in :meth:`save`. For adding thousands at
-        once: ``index=False`` leaves the index to the next :meth:`list`, and
-        ``announce=False`` sends no ``"created"`` change (the caller reloads its list once).
-
-        Raises:
-            SessionError: A session with ``session_id`` exists already.
-            SessionSaveError: The disk refused, or the parts are not JSON.
-        """
-        session_id = check_session_id(session_id or shortuuid.uuid())
-        if self._paths.file(session_id).exists():
-            raise SessionError(session_id, "A session with this id exists already.")
-        states = {name: state for name, state in parts.items() if name != "meta"}
-        meta.message_count = len(find_conversation(states))
-        meta.schema_version = SCHEMA_VERSION
-        session = self._new_open(session_id, meta)
-        try:
-            entry = await asyncio.to_thread(
-                self._store.write,
-                session_id,
-                session.lock,
-                session.scanner,
-                _copy(meta),
-                Handoff(states),
-                None,
-                index=index,
-            )
-        finally:
-            session.lock.release()
-        summary = summary_from_entry(session_id, entry)
-        if announce:
-            self._emit("created", session_id, summary)
-        return summary
-
-
-def _titled(title: str, custom: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    return lambda meta: {**meta, "title": title, "title_is_custom": custom}
-
 
 def _summary(row: ListedEntry) -> SessionSummary:
     summary = summary_from_entry(row.session_id, row.entry)
@@ -688,11 +530,7 @@ def _check_modules(modules: dict[str, StateModule]) -> None:
             raise TypeError(f"{name!r} must be a StateModule, got {type(module).__name__}.")
 
 
-def _copy(meta: SessionMeta) -> dict[str, Any]:
-    return dict(meta.state_dict())
-
-
-def _refresh_meta(meta: SessionMeta, count: int, added: Sequence[Any]) -> None:
+def _refresh_meta(meta: SessionMeta, count: int, added: Iterable[Any]) -> None:
     """Stamp a save: the message count, the time, the schema; a title from ``added`` (the
     messages saved) when the session has none yet."""
     meta.message_count = count
@@ -730,11 +568,3 @@ def _unfinished(state: Any) -> Msg | None:
         return Msg.from_dict(state)
     except _LOAD_ERRORS:
         return None
-
-
-def _fresh(error: SessionError) -> SessionError:
-    """A new exception like ``error`` (an exception object is raised once)."""
-    clone = type(error).__new__(type(error))
-    clone.__dict__.update(error.__dict__)
-    Exception.__init__(clone, error.message)
-    return clone

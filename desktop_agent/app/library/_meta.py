@@ -7,7 +7,7 @@ milliseconds, so they sort as strings and any UI can show them in local time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,15 +19,18 @@ SCHEMA_VERSION = 1
 
 TITLE_MAX_CHARS = 60
 
-_FIELD_TYPES: dict[str, type] = {
-    "title": str,
-    "created": str,
-    "updated": str,
-    "model": str,
-    "message_count": int,
-    "schema_version": int,
-    "title_is_custom": bool,
+META_DEFAULTS: dict[str, Any] = {
+    "title": "",
+    "created": "",
+    "updated": "",
+    "model": "",
+    "message_count": 0,
+    "schema_version": SCHEMA_VERSION,
+    "title_is_custom": False,
 }
+"""The fields of a session's metadata (in the order saved) and their defaults."""
+
+_FIELD_TYPES: dict[str, type] = {key: type(value) for key, value in META_DEFAULTS.items()}
 _TYPE_WORDS = {str: "string", int: "whole number", bool: "true/false"}
 
 
@@ -162,7 +165,7 @@ def message_text(message: dict[str, Any]) -> str:
     return "\n".join(texts)
 
 
-def title_from_conversation(conversation: Sequence[Any]) -> str:
+def title_from_conversation(conversation: Iterable[Any]) -> str:
     """The title the first user message gives, or ``""`` if there is none yet."""
     for item in conversation:
         message = message_dict(item)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from desktop_agent.app._conversation import content_text
 from desktop_agent.app.library._codec import SLICE_ITEMS, STRING_SLICE, yield_gil
 from desktop_agent.app.library._meta import find_conversation, message_dict
 from desktop_agent.session._atomic_write import atomic_write_bytes
@@ -50,7 +51,9 @@ class ScanResult:
     """The state to write and the session's plain text, in lower case (for search)."""
 
     parts: dict[str, Any]
-    text: str
+    texts: list[str]
+    """The messages' texts, one per line of the search text file (joined by the writer,
+    a slice at a time: see ``encode_texts``)."""
     long_items: frozenset[int] = frozenset()
     """The ``id()`` of each of the saved conversation's items holding a long text (to encode in
     pieces); they stay alive with ``parts``."""
@@ -107,7 +110,7 @@ class StateScanner:
             seen.pop(id(unfinished.get("content")), None)
         self._cache = seen
         long_ids = frozenset(id(item) for item in long_items)
-        return ScanResult(parts=saved, text="\n".join(texts), long_items=long_ids)
+        return ScanResult(parts=saved, texts=texts, long_items=long_ids)
 
     def walk(self, value: Any) -> Any:
         """``value`` with its large binaries replaced (as :meth:`scan` does), not cached:
@@ -255,26 +258,6 @@ SEARCH_CHARS = 1 << 20
 def search_text(content: Any) -> str:
     """The lower-cased searchable text of a message content (its first ``SEARCH_CHARS``)."""
     return content_text(content)[:SEARCH_CHARS].lower()
-
-
-def content_text(content: Any) -> str:
-    """The searchable text of a message content: text, thinking and tool output."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    texts: list[str] = []
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text" or kind == "thinking":
-            value = block.get(kind)
-            if isinstance(value, str):
-                texts.append(value)
-        elif kind == "tool_result":
-            texts.append(content_text(block.get("output")))
-    return "\n".join(text for text in texts if text)
 
 
 def relocate_blobs(parts: dict[str, Any], blobs_dir: Path) -> None:

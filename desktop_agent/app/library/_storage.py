@@ -47,13 +47,20 @@ from desktop_agent.app.library._journal import (
     JournalDelta,
     JournalWriter,
     Record,
+    complete_content,
     journal_meta,
     long_items_of,
     next_generation,
     read_with_journal,
 )
 from desktop_agent.app.library._lock import SessionLock, locked_elsewhere
-from desktop_agent.app.library._meta import SCHEMA_VERSION, message_dict, meta_problem, now_iso
+from desktop_agent.app.library._meta import (
+    META_DEFAULTS,
+    SCHEMA_VERSION,
+    message_dict,
+    meta_problem,
+    now_iso,
+)
 from desktop_agent.app.library._paths import SessionPaths
 from desktop_agent.app.library._scan import (
     UNFINISHED_REPLY,
@@ -61,7 +68,7 @@ from desktop_agent.app.library._scan import (
     relocate_blobs,
     search_text,
 )
-from desktop_agent.app.library._search import encode_text
+from desktop_agent.app.library._search import encode_text, encode_texts
 from desktop_agent.app.library._summary import SessionStatus
 from desktop_agent.session._atomic_write import atomic_write_bytes
 
@@ -213,6 +220,7 @@ class SessionStore:
         states = parts.take()
         try:
             self._take(session_id, lock, expected)
+            complete_content(states)
             scan = scanner.scan(states)
             journal = journal or JournalWriter(self.paths.journal(session_id))
             generation = next_generation(journal)
@@ -229,7 +237,7 @@ class SessionStore:
         except (TypeError, ValueError) as exc:
             reason = f"part of the state cannot be stored as JSON ({exc})"
             raise SessionSaveError(session_id, reason) from exc
-        self._write_derived(session_id, scan.text, entry if index else None)
+        self._write_derived(session_id, scan.texts, entry if index else None)
         return entry
 
     def append(
@@ -285,10 +293,10 @@ class SessionStore:
                 with open(path, "ab") as file:
                     file.write(text)
 
-    def _write_derived(self, session_id: str, text: str, entry: Entry | None) -> None:
+    def _write_derived(self, session_id: str, texts: list[str], entry: Entry | None) -> None:
         """The search text and the index entry: caches, rebuilt from the file if lost."""
         try:
-            atomic_write_bytes(self.paths.text(session_id), encode_text(text))
+            atomic_write_bytes(self.paths.text(session_id), encode_texts(texts))
             if entry is not None:
                 write_changes(self.paths, {session_id: entry})
         except OSError as exc:
@@ -405,9 +413,9 @@ class SessionStore:
             self._take(session_id, lock)
             if journal is None and self.paths.journal(session_id).exists():
                 return self._retitle_merged(session_id, update)
-            entry = self._retitle_locked(session_id, update)
+            entry = self._retitle_locked(session_id, update, journal)
             if journal is not None and journal.path.exists():
-                meta = {key: entry[key] for key in _META_KEYS if key in entry}
+                meta = {key: entry[key] for key in META_DEFAULTS if key in entry}
                 journal.append(JournalDelta(None, parts={"meta": meta}))
             return entry
         except OSError as exc:
@@ -416,7 +424,14 @@ class SessionStore:
             if not held_before:
                 lock.release()
 
-    def _retitle_locked(self, session_id: str, update: Callable[[dict[str, Any]], Any]) -> Entry:
+    def _retitle_locked(
+        self,
+        session_id: str,
+        update: Callable[[dict[str, Any]], Any],
+        journal: JournalWriter | None,
+    ) -> Entry:
+        """Rewrite the meta at the start of the file, the rest byte for byte; a file whose
+        meta does not come first (not written here) is rewritten whole (a checkpoint)."""
         path = self.paths.file(session_id)
         try:
             data = path.read_bytes()
@@ -425,28 +440,37 @@ class SessionStore:
             raise _not_found(session_id) from None
         self._refuse_if_unreadable(session_id, path, stat)
         found = meta_from_prefix(data)
-        if found is not None and not meta_problem(found[0]):
-            meta = update(found[0])
-            data = b'{"meta":' + dumps(meta) + data[found[1] :]
-        else:
-            parts = self.read(session_id).parts
-            meta = update(parts["meta"])
-            data = encode_session({**parts, "meta": meta})
-        atomic_write_bytes(path, data)
+        if found is None or meta_problem(found[0]):
+            return self._retitle_merged(session_id, update, journal)
+        meta = update(found[0])
+        atomic_write_bytes(path, b'{"meta":' + dumps(meta) + data[found[1] :])
         entry = entry_from_meta(meta, stamp_of(path.stat()))
         write_changes(self.paths, {session_id: entry})
         return entry
 
-    def _retitle_merged(self, session_id: str, update: Callable[[dict[str, Any]], Any]) -> Entry:
-        """Retitle a closed session that has a journal: file and journal become one file."""
+    def _retitle_merged(
+        self,
+        session_id: str,
+        update: Callable[[dict[str, Any]], Any],
+        journal: JournalWriter | None = None,
+    ) -> Entry:
+        """Retitle by rewriting the whole file, its journal merged into it: a checkpoint of
+        the next generation (so that records appended later are not taken for records the
+        file already holds), then the journal is deleted.
+
+        Args:
+            session_id: The session.
+            update: Makes the new meta from the old.
+            journal: The journal writer of a session open here (its generation follows).
+        """
         found = self.read(session_id)
         meta = update(found.parts["meta"])
         generation = {"generation": found.generation + 1}
         path = self.paths.file(session_id)
-        atomic_write_bytes(
-            path, encode_session({**found.parts, "meta": meta, GENERATION_PART: generation})
-        )
-        JournalWriter(self.paths.journal(session_id)).discard(generation["generation"])
+        parts = {"meta": meta, **found.parts, GENERATION_PART: generation}
+        parts["meta"] = meta  # first in the file, as written here: the next retitle is short
+        atomic_write_bytes(path, encode_session(parts))
+        (journal or JournalWriter(self.paths.journal(session_id))).discard(generation["generation"])
         entry = entry_from_meta(meta, stamp_of(path.stat()))
         write_changes(self.paths, {session_id: entry})
         return entry
@@ -555,17 +579,6 @@ class SessionStore:
         except OSError as exc:
             raise SessionSaveError("", reason_of(exc)) from exc
         return count
-
-
-_META_KEYS = (
-    "title",
-    "created",
-    "updated",
-    "model",
-    "message_count",
-    "schema_version",
-    "title_is_custom",
-)
 
 
 def journal_text(entries: list[Any]) -> bytes:

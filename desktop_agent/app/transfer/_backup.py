@@ -36,7 +36,7 @@ from desktop_agent.app.library import SessionError, SessionLibrary, SessionMeta
 from desktop_agent.app.library._codec import decode_parts, encode_session, meta_from_prefix
 from desktop_agent.app.library._journal import read_with_journal
 from desktop_agent.app.library._meta import SCHEMA_VERSION, now_iso
-from desktop_agent.app.library._paths import is_session_id
+from desktop_agent.app.library._paths import is_session_id, journal_of
 from desktop_agent.app.library._scan import relocate_blobs
 from desktop_agent.app.library._summary import parse_time
 from desktop_agent.session._atomic_write import atomic_write_bytes
@@ -206,7 +206,7 @@ def _add_sessions(archive: zipfile.ZipFile, folder: Path, contents: BackupConten
 def _session_bytes(file: Path) -> bytes:
     """A session file byte for byte or, while it has a journal (changes autosaved since
     it was last written), the file and its journal as one file."""
-    if file.with_suffix(".journal").exists():
+    if journal_of(file).exists():
         try:
             return encode_session(read_with_journal(file).parts)
         except Exception:  # damaged, newer: archived as it is, byte for byte

@@ -123,6 +123,19 @@ def highlight_runs(code: str, lang: str, style_name: str) -> list[tuple[int, int
     return runs
 
 
+def lex_ahead(code: str, lang: str, style_name: str) -> bool:
+    """Highlight ``code`` into the cache now, unless cached; whether it took any work.
+
+    A render then styles its document with the runs ready: the lexing (a millisecond or
+    two per block) can be a step of its own. Code with tabs or carriage returns is left to
+    the render (the document holds it changed, so the cache would miss).
+    """
+    if (code, lang, style_name) in _TOKEN_CACHE or "\t" in code or "\r" in code:
+        return False
+    highlight_runs(code, lang, style_name)
+    return True
+
+
 @dataclass
 class _CodeGroup:
     first: QTextBlock

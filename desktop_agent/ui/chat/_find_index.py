@@ -15,35 +15,17 @@ import time
 from dataclasses import dataclass, field
 
 from desktop_agent.app import Conversation, ConversationEntry
-from desktop_agent.app._conversation import (
-    ConversationEvent,
-    Reset,
-    tool_output_text,
-)
+from desktop_agent.app._conversation import ConversationEvent, Reset, content_text
 
 CHUNK_ROWS = 512
 _SEPARATOR = "\x00"  # between rows: a typed needle never holds it, so no match spans rows
 
 
 def searchable_text(entry: ConversationEntry) -> str:
-    """What find-in-chat looks through in a row: its text blocks, its tool results' text,
-    or an error bubble's text."""
+    """What find-in-chat looks through in a row: its message's text, thinking and tool
+    output (as the sidebar's search does), or an error bubble's text."""
     msg = entry.msg
-    if msg is None:
-        return entry.error_text or ""
-    content = msg.content
-    if isinstance(content, str):
-        return content
-    texts: list[str] = []
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text":
-            texts.append(str(block.get("text") or ""))
-        elif kind == "tool_result":
-            texts.append(tool_output_text(block.get("output")))
-    return "\n".join(texts)
+    return content_text(msg.content) if msg is not None else entry.error_text or ""
 
 
 @dataclass

@@ -20,6 +20,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QStyle, QWidget
 
+from desktop_agent._utils._pacing import hold_stream, release_stream
 from desktop_agent.app import ConversationEntry
 from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._estimate import estimate_height
@@ -89,6 +90,8 @@ class MessageList(QAbstractScrollArea):
         self._metrics = (7, 20)
         self._stick = True
         self._placed_top = 0
+        self._hold: tuple[int, int] | None = None  # (row, pixels into it) to keep at the top
+        self._budget_start = 0.0  # when the current frame's CREATE_BUDGET_S began
         self._programmatic = False
         self._deferred = False  # rows left to the next turn (CREATE_BUDGET_S)
         self._scrolling = False  # the user scrolls: rows on screen may wait (previews)
@@ -103,7 +106,7 @@ class MessageList(QAbstractScrollArea):
         self._continue.setSingleShot(True)
         self._continue.setTimerType(Qt.TimerType.PreciseTimer)
         self._continue.setInterval(CONTINUE_MS)
-        self._continue.timeout.connect(self.relayout)
+        self._continue.timeout.connect(self.schedule_relayout)  # a turn after the stream's
         self._guesser = QTimer(self)
         self._guesser.setSingleShot(True)
         self._guesser.setInterval(0)
@@ -144,9 +147,10 @@ class MessageList(QAbstractScrollArea):
         self.relayout()
 
     def schedule_relayout(self) -> None:
-        """Re-measure and re-place rows soon (coalesced)."""
+        """Re-measure and re-place rows soon (coalesced); a stream yields until then."""
         if not self._timer.isActive():
             self._timer.start()
+        hold_stream()  # the frame runs in a turn of its own, not after a stream slice
 
     def rebuild_rows(self) -> None:
         """Drop every row widget and build the visible ones again (e.g. new theme)."""
@@ -168,17 +172,33 @@ class MessageList(QAbstractScrollArea):
         self._measure_font()
         self._guess_all()
         self._stick = True
+        self._hold = None
         # A long session just opened: rows that take too long are previewed and created
         # in the next turns, so the turn that shows it stays short.
-        self._scrolling = len(self._heights) > GUESS_NOW_ROWS
+        self._scrolling = (
+            len(self._heights) > GUESS_NOW_ROWS or self._model.conversation.older_pending
+        )
         self.relayout()
 
     def _on_rows_inserted(self, _parent: _AnyIndex, first: int, last: int) -> None:
-        guesses = [self._guess(self._model.entry(row)) for row in range(first, last + 1)]
+        count = last - first + 1
+        held = None if self._stick else self._anchor(self.verticalScrollBar().value())
+        if first == 0 and count > GUESS_NOW_ROWS:
+            # A long session's older rows put in front of its last ones: guessed like
+            # those of an opened session (the nearest now, the others in batches).
+            now = 0 if self._unguessed else GUESS_NOW_ROWS
+            guesses = [PLACEHOLDER_HEIGHT] * (count - now)
+            guesses += [self._guess(self._model.entry(row)) for row in range(count - now, count)]
+            self._unguessed = self._unguessed + count if self._unguessed else count - now
+            self._guesser.start()
+        else:
+            guesses = [self._guess(self._model.entry(row)) for row in range(first, last + 1)]
+            if first < self._unguessed:
+                self._unguessed += count
         self._heights[first:first] = guesses
-        if first < self._unguessed:
-            self._unguessed += last - first + 1
         self._offsets_valid = False
+        if held is not None and first <= held[0]:
+            self._hold = (held[0] + count, held[1])  # the rows the user reads stay put
         self.schedule_relayout()
 
     def _on_rows_removed(self, _parent: _AnyIndex, first: int, last: int) -> None:
@@ -204,9 +224,9 @@ class MessageList(QAbstractScrollArea):
     def _available_width(self) -> int:
         # Reserve the scroll bar's room whether it shows or not: row widths (and so every
         # height) must not flip when it appears.
-        extent = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        shown = self.verticalScrollBar().isVisible()
-        return self.viewport().width() + (0 if shown else -extent)
+        bar = self.verticalScrollBar()  # its own width: a style sheet may set it
+        extent = bar.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, bar)
+        return self.viewport().width() + (0 if bar.isVisible() else -extent)
 
     def _guess(self, entry: ConversationEntry) -> int:
         known = self._height_cache.get((entry.key, entry.revision, self._width))
@@ -299,6 +319,7 @@ class MessageList(QAbstractScrollArea):
     def relayout(self) -> None:
         """Materialize the rows near the viewport, measure them, place them."""
         self._timer.stop()
+        release_stream()
         self.relayouts += 1
         width = self._row_width()
         if width != self._width:
@@ -306,17 +327,24 @@ class MessageList(QAbstractScrollArea):
             self._guess_all()
         self._ensure_offsets()
         view_height = self.viewport().height()
-        top = self._target_top(view_height, None)
+        top = self._target_top(view_height, self._hold)
+        self._hold = None
         anchor = self._anchor(top)
         first = last = -1
         self._deferred = False
-        deadline = time.perf_counter() + CREATE_BUDGET_S
+        # One budget per frame: a relayout right after another (a reset, then the resize
+        # its scroll bar causes) only creates the rows it must.
+        now = time.perf_counter()
+        if now - self._budget_start >= CONTINUE_MS / 1000:
+            self._budget_start = now
+        deadline = self._budget_start + CREATE_BUDGET_S
         for attempt in range(4):
             first, last = self._window(top, view_height)
             # Rows that must exist now: those on screen, unless the user is scrolling.
             shown = (self._row_at(top), self._row_at(top + view_height))
-            if self._scrolling:
-                shown = (shown[0], shown[0] - 1)
+            if self._scrolling:  # none must exist; the nearest the end the view follows first
+                start = shown[1] if self._stick else shown[0]
+                shown = (start, start - 1)
             # Budgeted rendering goes on once per relayout: the later passes only measure
             # rows that came into view (four budgets in one pass were one long stall).
             if not self._materialize(first, last, attempt == 0, shown, deadline):
@@ -327,7 +355,9 @@ class MessageList(QAbstractScrollArea):
         self._update_scroll_bar(top, view_height)
         if self._deferred or any(widget.pending for widget in self._live.values()):
             self._continue.start()
-        if not self._deferred:
+        if self._deferred:
+            hold_stream()  # rows on screen to create: background work waits for them
+        else:
             self._scrolling = False
 
     @property
@@ -370,7 +400,7 @@ class MessageList(QAbstractScrollArea):
         until ``deadline`` (``perf_counter``): those left are created in a later turn."""
         changed = False
         low, high = shown if shown is not None else (first, last)
-        if low > high:  # nothing must exist: nearest to the top of the screen first
+        if low > high:  # nothing must exist: nearest to row ``low`` first
             high = low
             deadline_all = deadline
         else:

@@ -30,7 +30,7 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from desktop_agent.ui.chat._doc_style import MARKDOWN_FEATURES, DocumentStyler
+from desktop_agent.ui.chat._doc_style import MARKDOWN_FEATURES, DocumentStyler, lex_ahead
 from desktop_agent.ui.chat._markdown_split import Chunk, MarkdownSplitter, Unit
 from desktop_agent.ui.chat._math import insert_math, math_renderer
 from desktop_agent.ui.chat._math_detect import protect_math
@@ -296,6 +296,8 @@ class TextRender:
         if state.units != len(chunk.units) or state.last_unit is not last:
             ready = state.ready_head
             if ready is None or ready[0] != len(chunk.units) or ready[1] is not last:
+                if self._lexed_over(chunk, deadline):
+                    return False  # the head's code is lexed; its render comes next pass
                 source = "".join(unit.source for unit in chunk.units)
                 head = self._render_doc(source, open_fence=False) if source else None
                 if (
@@ -317,6 +319,18 @@ class TextRender:
                 RENDER_STATS.tail_renders += 1
                 state.tail = self._render_doc(tail.source, open_fence=tail.kind == "code")
         return True
+
+    def _lexed_over(self, chunk: Chunk, deadline: float | None) -> bool:
+        """Lex the chunk's new code blocks first; whether that left too little of the
+        budget for the render (which then follows in a pass of its own)."""
+        if deadline is None or self.plain:
+            return False
+        style = self.styler.palette.pygments_style
+        lexed = False
+        for unit in chunk.units:
+            if unit.kind == "code" and unit.text:
+                lexed = lex_ahead(unit.text, unit.lang, style) or lexed
+        return lexed and _RenderCost.over(deadline, chunk.size)
 
     def _render_doc(self, source: str, open_fence: bool) -> RenderedDoc:
         # A fresh, detached document: styling an attached one would re-layout after every

@@ -92,7 +92,7 @@ class ConversationModel(QAbstractListModel):
         if type(event) is Changed:  # one per streamed chunk: the fast path first
             self.coalescer.mark(self.conversation.entries[event.index].key)
         elif isinstance(event, Inserted):
-            self.beginInsertRows(QModelIndex(), event.index, event.index)
+            self.beginInsertRows(QModelIndex(), event.index, event.index + event.count - 1)
             self.endInsertRows()
         elif isinstance(event, Removed):
             self.beginRemoveRows(QModelIndex(), event.index, event.index)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_agent._utils._pacing import hold_stream, release_stream
 from desktop_agent.ui.chat._capped_text import (
     RENDER_CAP_CHARS,
     SHOW_MORE_FACTOR,
@@ -37,11 +38,16 @@ DOCUMENT_SPACING = 8
 THINKING_INDENT = 12
 RENDER_BUDGET_S = 0.004
 """Markdown rendering allowed per refresh of one block; the rest follows next frame. (A
-refresh also shows and places the new documents, about as long again: with the stream's
-own ~5 ms slices a frame stays under 16 ms.)"""
+refresh also shows and places the new documents, about as long again, then paints: the
+stream's ~5 ms slices run in turns of their own, see ``_utils/_pacing.py``.)"""
 SYNC_DEFER_SHARE = 0.5
 """A render that took more than this share of its budget shows its documents next pass."""
 _SPARE_VIEWS = 2
+"""Hidden document views a block keeps for reuse; a streaming block makes them ahead, each
+in an event of its own (creating one costs 1-3 ms, as much as a render)."""
+SPARE_DELAY_MS = 20
+"""How long after a view was taken the next spare is made: not in the turn right after the
+frame that took it (two jobs back to back are one long stall)."""
 NEW_VIEWS_PER_SYNC = 1
 """Document views created per budgeted refresh (each costs about a millisecond, more with
 its first layout); the rest follow in the next frames, like a render cut by its budget."""
@@ -120,6 +126,7 @@ class MarkdownView(QWidget):
         self._ideal: tuple[int, int] | None = None
         self._views_owed = False
         self._sync_deferred = False
+        self._fresh = True  # no render yet (see _first_render_later)
         self._deferred_sync = QTimer(self)
         self._deferred_sync.setSingleShot(True)
         self._deferred_sync.setInterval(1)
@@ -127,7 +134,14 @@ class MarkdownView(QWidget):
         self._view_ideals: list[tuple[tuple[object, int, int], int]] = []
         self._catch_up = QTimer(self)
         self._catch_up.setSingleShot(True)
-        self._catch_up.timeout.connect(self._render_owed)
+        self._catch_up.timeout.connect(self._render_owed_soon)
+        self._owed_now = QTimer(self)
+        self._owed_now.setSingleShot(True)
+        self._owed_now.setInterval(0)
+        self._owed_now.timeout.connect(self._render_owed)
+        self._refill = QTimer(self)
+        self._refill.setSingleShot(True)
+        self._refill.timeout.connect(self._make_spare)
         self.setAttribute(Qt.WidgetAttribute.WA_StaticContents)  # transparent; children paint
         _hfw_policy(self)
         self._sync()
@@ -169,6 +183,8 @@ class MarkdownView(QWidget):
         self._shown_chars = len(shown)
         bar_changed = self._show_cap_bar(len(shown), self._total)
         limit = None if budget is None else NEW_VIEWS_PER_SYNC
+        if self._first_render_later(final, budget):
+            return
         deferred, self._sync_deferred = self._sync_deferred, False  # shown now, if owed
         started = time.perf_counter()
         changed = self.text_render.update(shown, final, budget, self._width_hint, force=force)
@@ -183,6 +199,20 @@ class MarkdownView(QWidget):
         if self.text_render.stale and not self._catch_up.isActive():
             self._catch_up.start(max(1, math.ceil(self.text_render.rich_due_in() * 1000)))
 
+    def _first_render_later(self, final: bool, budget: float | None) -> bool:
+        """Whether a new streaming block leaves its first render to the next frame.
+
+        Its row was just made, which costs about as much as the render: the two in one
+        frame were a stream's longest stall. A block with documents rendered already (a
+        row made again for a cached render) shows them at once.
+        """
+        fresh, self._fresh = self._fresh, False
+        if not fresh or budget is None or final or self.text_render.parts:
+            return False
+        self._views_owed = True  # pending: the list renders it in its next pass
+        self._refill.start(0)  # views for its first documents, made meanwhile
+        return True
+
     def _defer_sync(self, started: float, budget: float | None) -> bool:
         """Whether to show the new documents by a timer event of their own.
 
@@ -196,10 +226,12 @@ class MarkdownView(QWidget):
             return False
         self._views_owed = self._sync_deferred = True
         self._deferred_sync.start()
+        hold_stream()
         return True
 
     def _show_deferred(self) -> None:
         """Show the documents a budgeted render left for a pass of their own."""
+        release_stream()
         if self._sync_deferred:
             self._sync_deferred = False
             self._sync(NEW_VIEWS_PER_SYNC)
@@ -209,7 +241,14 @@ class MarkdownView(QWidget):
         if self._drawn is not None and self.text_render.stale:
             self._render(*self._drawn, budget=None, force=True)
 
+    def _render_owed_soon(self) -> None:
+        """Render what is owed in the next turn of the loop, the stream held until then
+        (a render right after a stream slice was one long stall)."""
+        hold_stream()
+        self._owed_now.start()
+
     def _render_owed(self) -> None:
+        release_stream()
         if self._drawn is not None and self.text_render.stale:
             self._render(*self._drawn)
 
@@ -287,13 +326,28 @@ class MarkdownView(QWidget):
         if self.width() > 0:
             self._place()  # no resize follows when the total height stays the same
         self.updateGeometry()
+        growing = self.pending or (self._drawn is not None and not self._drawn[1])
+        if growing and len(self._spare) < _SPARE_VIEWS and not self._refill.isActive():
+            self._refill.start(SPARE_DELAY_MS)  # streaming, or rendering over frames
 
     def _new_view(self) -> DocumentView:
-        if self._spare:
-            return self._spare.pop()
+        return self._spare.pop() if self._spare else self._make_view()
+
+    def _make_view(self) -> DocumentView:
         view = DocumentView(self, self._width_hint)
         view.copy_requested.connect(self._copy_code)
         return view
+
+    def _make_spare(self) -> None:
+        """Make one more spare view for a growing block's next documents (polished, so
+        showing it costs little), one per event."""
+        if len(self._spare) >= _SPARE_VIEWS:
+            return
+        view = self._make_view()
+        view.ensurePolished()
+        self._spare.append(view)
+        if len(self._spare) < _SPARE_VIEWS:
+            self._refill.start(SPARE_DELAY_MS)
 
     def _drop_views_from(self, count: int) -> None:
         """Hide the views after the first ``count``; keep a few for reuse (a tail comes

@@ -117,6 +117,14 @@ def chat_style_sheet(p: ChatPalette) -> str:
     """The style sheet of the pane's own widgets."""
     return f"""
     #chatView, #chatList, #chatViewport {{ background: {p.background}; }}
+    #chatList QScrollBar:vertical {{ background: {p.background}; width: 10px; margin: 0px; }}
+    #chatList QScrollBar::handle:vertical {{ background: {p.muted}; border-radius: 3px;
+        min-height: 32px; margin: 2px; }}
+    #chatList QScrollBar::handle:vertical:hover {{ background: {p.text}; }}
+    #chatList QScrollBar::add-line:vertical, #chatList QScrollBar::sub-line:vertical {{
+        height: 0px; }}
+    #chatList QScrollBar::add-page:vertical, #chatList QScrollBar::sub-page:vertical {{
+        background: none; }}
     #chatView QLabel, #chatView QTextBrowser {{ color: {p.text}; background: transparent; }}
     #bubble {{ border-radius: 10px; }}
     #bubble[role="assistant"] {{ background: {p.assistant_bg}; border: 1px solid {p.border}; }}

@@ -17,6 +17,7 @@ from desktop_agent.ui.chat._context import RenderContext
 from desktop_agent.ui.chat._doc_style import warm_highlighter
 from desktop_agent.ui.chat._document_view import DocumentView
 from desktop_agent.ui.chat._find_bar import FindBar
+from desktop_agent.ui.chat._find_index import searchable_text
 from desktop_agent.ui.chat._list import MessageList
 from desktop_agent.ui.chat._math import math_renderer
 from desktop_agent.ui.chat._model import ConversationModel
@@ -76,7 +77,7 @@ class ChatView(QWidget):
         if not needle:
             return None
         for row, entry in enumerate(self.conversation.entries):
-            text = entry.msg.get_text_content() if entry.msg is not None else entry.error_text
+            text = searchable_text(entry)  # what the sidebar's search found it by
             if text and needle in text.casefold():
                 self.list.scroll_to_row(max(0, row))
                 self.flush()

@@ -125,8 +125,6 @@ class AssistantController:
         """The configured MCP servers (the editor's checkboxes)."""
         self.template_names: Callable[[], list[str]] = list
         """The saved context templates (the editor's choice)."""
-        self.template_root: Any = None
-        """The data root of the template library (``None``: the default)."""
         picker.show_assistants(library.all(), self.current)
         picker.activated.connect(self._on_activated)
 
@@ -196,7 +194,7 @@ class AssistantController:
             from desktop_agent.app._template_library import TemplateLibrary  # after first paint
 
             try:
-                library = TemplateLibrary(self.template_root)
+                library = TemplateLibrary()
                 config = await asyncio.to_thread(library.load, assistant.template)
                 state.input_module.load_config(config)
             except Exception as exc:  # a template deleted or damaged since: keep the chat's

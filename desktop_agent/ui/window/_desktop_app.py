@@ -7,16 +7,18 @@ the same way (with a settings path, an environment and local-server ports of the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt, SignalInstance
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QDialog
 from shiboken6 import isValid
 
 from desktop_agent._i18n import QT_TRANSLATE_NOOP
+from desktop_agent._logging import logger
 from desktop_agent._malloc import return_large_blocks
 from desktop_agent.app import (
     ChatService,
@@ -64,6 +66,8 @@ if TYPE_CHECKING:
     from desktop_agent.ui.settings._data_page import DataPage
 
 NO_PROVIDER_REASON = QT_TRANSLATE_NOOP("DesktopApp", "Connect a model in Settings first.")
+FIRST_PAINT_WAIT_S = 1.0
+SIDEBAR_WAIT_S = 1.0
 _LOOKING = QT_TRANSLATE_NOOP("DesktopApp", "Looking for a model…")
 _NOT_CONNECTED = QT_TRANSLATE_NOOP("DesktopApp", "Not connected")
 
@@ -131,20 +135,28 @@ class DesktopApp(QObject):
         self._wire()
         self.live_stats = LiveStats(self.service, self.window.status_line)  # after _wire:
         self.chat.turn_event.connect(self.live_stats.on_turn_event)  # its caption wins
-        self._apply_settings(loaded.settings)
+        self._apply_settings(loaded.settings, this_chat=False)
         if loaded.warning:
             self.window.banner.show_text(loaded.warning)
 
     async def start(self) -> Provider | None:
-        """Show the window, then find the provider (the window paints meanwhile)."""
+        """Show the window; once it has painted and the sidebar lists the sessions, find
+        the provider. Reading the API keys first imports ``keyring`` (~0.3 s in a worker
+        thread, sharing the GIL), which would delay both."""
         looking = QCoreApplication.translate("DesktopApp", _LOOKING)
         self.window.composer.set_can_send(False, looking)
         self.window.status_line.set_state(looking)
         place_window(self.window, self.window.splitter, self._window_state)
         self._placed = True
+        painted = _Emitted(self.window.first_painted)
+        listed = _Emitted(self.sessions.rows_loaded, self.sessions.ready)
         self.window.show()
         self.window.composer.input.setFocus()
         self.tools.start()
+        # Bounded waits: a window hidden at once never paints; a slow disk lists late.
+        if await painted.wait(FIRST_PAINT_WAIT_S):
+            await listed.wait(SIDEBAR_WAIT_S)
+        listed.close()
         return await self.settings.resolve()
 
     async def aclose(self) -> None:
@@ -358,14 +370,19 @@ class DesktopApp(QObject):
                 QCoreApplication.translate("DesktopApp", "Ready")
             )  # keep "Error"/"Stopped" after a turn
 
-    def _apply_settings(self, settings: Settings) -> None:
+    def _apply_settings(self, settings: Settings, this_chat: bool = True) -> None:
         dark = resolve_dark(settings.theme)
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, dark)
         self.chat_view.set_theme(dark)
         self.chat_view.set_allow_remote_images(settings.allow_remote_images)
-        self.chat.configure(settings, self.settings.provider)
+        if this_chat:
+            self.chat.configure(settings, self.settings.provider)
+        else:  # at start: the chat's own parameters are in its AgentState, whose template
+            # engine (desktop_agent.context) loads after first paint; the provider found
+            # then configures the chat with them
+            self.service.configure(settings, None)
         self.window.composer.set_context_tokens(self.service.settings.context_budget)
 
     def _on_turn_event(self, event: object) -> None:
@@ -400,6 +417,38 @@ class DesktopApp(QObject):
         if offer and event.session_id is None and self.window.isVisible():
             menu = self.assistants.offer_for_new_chat(self.window.sidebar.new_chat_button)
             menu.aboutToHide.connect(self.window.focus_composer)  # then type the message
+
+
+class _Emitted:
+    """Whether one of ``signals`` was emitted, awaited with a timeout."""
+
+    def __init__(self, *signals: SignalInstance) -> None:
+        self._signals = signals
+        self._future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        for signal in signals:
+            signal.connect(self._on_emitted)
+
+    def _on_emitted(self, *_args: object) -> None:
+        if not self._future.done():
+            self._future.set_result(None)
+
+    async def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for an emission (then stop listening)."""
+        try:
+            await asyncio.wait_for(self._future, timeout)
+            return True
+        except TimeoutError:
+            logger.info("Start-up went on after waiting %s s for %s", timeout, self._signals)
+            return False
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop listening."""
+        signals, self._signals = self._signals, ()
+        for signal in signals:
+            with contextlib.suppress(RuntimeError):  # its object is gone (closing)
+                signal.disconnect(self._on_emitted)
 
 
 def _template_names() -> list[str]:

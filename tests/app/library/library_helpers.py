@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 from desktop_agent.memory import InMemoryMemory
 from desktop_agent.message import Msg
@@ -23,7 +24,7 @@ async def memory_with(*texts: str) -> InMemoryMemory:
     """A memory holding alternating user/assistant messages with these texts."""
     memory = InMemoryMemory()
     for number, text in enumerate(texts):
-        role = "user" if number % 2 == 0 else "assistant"
+        role: Literal["user", "assistant"] = "user" if number % 2 == 0 else "assistant"
         await memory.add(Msg(role, text, role))
     return memory
 

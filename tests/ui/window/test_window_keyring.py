@@ -4,11 +4,9 @@ before is moved there at start, requests still carry it, and Settings says where
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import keyring
-import pytest
+from _memory_keyring import MemoryKeyring
 from _window_helpers import send
 from pydantic import SecretStr
 from pytestqt.qtbot import QtBot
@@ -19,35 +17,8 @@ from desktop_agent.testing import OpenAICompatServer
 from desktop_agent.ui.window import DesktopApp
 
 
-class _Memory(keyring.backend.KeyringBackend):
-    priority = 1
-    name = "Test keyring"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.passwords.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.passwords.pop((service, username), None)
-
-
-@pytest.fixture
-def backend() -> Iterator[_Memory]:
-    previous = keyring.get_keyring()
-    memory = _Memory()
-    keyring.set_keyring(memory)
-    yield memory
-    keyring.set_keyring(previous)
-
-
 async def test_a_key_in_the_file_moves_to_the_keyring_and_still_works(
-    qtbot: QtBot, backend: _Memory, tmp_path: Path
+    qtbot: QtBot, memory_keyring: MemoryKeyring, tmp_path: Path
 ) -> None:
     with OpenAICompatServer(api_key="sk-real-key-1") as server:
         path = tmp_path / "settings.json"
@@ -61,7 +32,7 @@ async def test_a_key_in_the_file_moves_to_the_keyring_and_still_works(
             await app.start()
             stored = json.loads(path.read_text())["providers"][0]["api_key"]
             assert stored == ""
-            assert backend.passwords == {(SERVICE, "Mine"): "sk-real-key-1"}
+            assert memory_keyring.passwords == {(SERVICE, "Mine"): "sk-real-key-1"}
             await send(qtbot, app, "hi")  # 401 without the key
             assert server.chat_requests[-1].headers["authorization"] == "Bearer sk-real-key-1"
             dialog = app.settings.open_dialog()

@@ -2,7 +2,9 @@
 
 The MCP server model, the Tools tab, the template editor, PDF export and the session library are
 loaded on first use, not by ``desktop_agent.ui.app`` (what ``python -m desktop_agent``
-imports before it paints). They still work when asked for.
+imports before it paints). They still work when asked for. ``keyring`` loads after the
+first paint, the agent core (``openai``) once the sidebar is filled and the last session
+reopened.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ DEFERRED = (
 )
 
 
-def _run(code: str) -> str:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+def _run(code: str, extra_env: dict[str, str] | None = None) -> str:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **(extra_env or {})}
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env
     )
@@ -49,6 +51,58 @@ def test_the_deferred_parts_load_when_asked_for() -> None:
         "print(McpServerConfig.__name__, ToolsPage.__name__, TemplateEditorWindow.__name__)"
     )
     assert _run(code) == "McpServerConfig ToolsPage TemplateEditorWindow"
+
+
+_STARTUP_ORDER = """
+import json, sys
+from PySide6.QtCore import QTimer
+import desktop_agent.ui.app as app
+
+seen = {}
+
+class Watched(app.DesktopApp):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.window.first_painted.connect(self.on_first_paint)
+        self.sessions.ready.connect(self.on_sessions_ready)
+
+    def on_first_paint(self):
+        seen["keyring_at_first_paint"] = "keyring" in sys.modules
+        seen["context_at_first_paint"] = "desktop_agent.context" in sys.modules
+
+    def on_sessions_ready(self):
+        seen["openai_when_sessions_ready"] = "openai" in sys.modules
+        self.waited = 0
+        self.wait_for_core()
+
+    def wait_for_core(self):
+        self.waited += 1
+        if "desktop_agent.agent" in sys.modules or self.waited > 600:
+            seen["openai_later"] = "openai" in sys.modules
+            seen["keyring_later"] = "keyring" in sys.modules
+            self.window.close()
+        else:
+            QTimer.singleShot(50, self.wait_for_core)
+
+app.DesktopApp = Watched
+app.run()
+print(json.dumps(seen))
+"""
+
+
+def test_keyring_after_first_paint_and_agent_core_once_the_sessions_are_shown() -> None:
+    # Imports in a worker thread share the GIL: `keyring` (~0.3 s, to read the API keys)
+    # would delay the first paint; `openai` (~0.75 s) the sessions' loading and reopening.
+    # The chat's AgentState (memory, template engine) is made after first paint too.
+    env = {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": "sk-test"}
+    seen = json.loads(_run(_STARTUP_ORDER, env).splitlines()[-1])
+    assert seen == {
+        "keyring_at_first_paint": False,
+        "context_at_first_paint": False,  # the chat's AgentState: its template engine
+        "openai_when_sessions_ready": False,
+        "openai_later": True,
+        "keyring_later": True,
+    }
 
 
 def test_settings_with_mcp_servers_load_them_as_configs(tmp_path: Path) -> None:
