@@ -100,8 +100,9 @@ class DesktopAgent(ReActAgent):
 
     async def _prompt(self) -> list[dict[str, Any]]:
         """The prompt, built on a loop of its own in a worker thread (the context and the
-        formatter touch no other loop's objects; nothing changes the memory during a
-        turn). A Stop meanwhile ends the turn at once; the thread's result is dropped."""
+        formatter touch no other loop's objects, and only read the memory). A Stop
+        meanwhile ends the turn at once; the thread finishes its read and its result is
+        dropped (the memory may change meanwhile: a build that fails then is dropped too)."""
         prompt: list[dict[str, Any]] = await asyncio.to_thread(asyncio.run, super()._prompt())
         return prompt
 

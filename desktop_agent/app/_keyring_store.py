@@ -93,9 +93,11 @@ class KeyStore:
             self._known[preset] = key
 
     def forget(self, preset: str) -> None:
-        """Remove the key of ``preset`` the keyring holds (the user cleared it)."""
+        """Remove the key of ``preset`` the keyring holds (the user cleared it). Only a key
+        this store read or wrote: a preset whose key was never read (Settings saved before
+        the keys were loaded, or reading failed) has nothing the user could have cleared."""
         backend = self.backend()
-        if backend is not None and self._known.get(preset, "?") != "":
+        if backend is not None and self._known.get(preset):
             with contextlib.suppress(Exception):  # none stored, or a backend that cannot
                 backend.delete_password(SERVICE, preset)
             self._known[preset] = ""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, SupportsIndex
 
@@ -48,7 +49,11 @@ class SessionMemory(InMemoryMemory):
         self._omitted: list[Any] = []
         self._ids: set[str] = set()
         self._ids_of: tuple[TrackedList, int] | None = None  # (the list, its change count)
-        self.register_state("content", custom_to_json=self._content_to_json)
+        # Not the bound method itself: it would make the memory a reference cycle, freed
+        # only by the cyclic collector — never, once a loaded session is kept out of its
+        # reach (gc.freeze, see _session_restore.keep_out_of_collections).
+        to_json = weakref.WeakMethod(self._content_to_json)
+        self.register_state("content", custom_to_json=lambda content: _call(to_json, content))
 
     def __setattr__(self, key: str, value: Any) -> None:
         if key == "content" and not isinstance(value, TrackedList):
@@ -210,6 +215,13 @@ class SessionMemory(InMemoryMemory):
         return result
 
 
+def _call(method: weakref.WeakMethod[Any], content: Any) -> Any:
+    bound = method()
+    if bound is None:
+        raise ReferenceError("the memory is gone")
+    return bound(content)
+
+
 class TrackedList(list[_Entry]):
     """A list that records the lowest position any change touched (``low``)."""
 
@@ -240,7 +252,7 @@ class TrackedList(list[_Entry]):
         return self
 
     def insert(self, index: SupportsIndex, item: _Entry) -> None:
-        self._touch(range(len(self) + 1)[slice(index, None)].start if len(self) else 0)
+        self._touch(range(len(self))[slice(index, None)].start)  # where list.insert puts it
         super().insert(index, item)
 
     def pop(self, index: SupportsIndex = -1) -> _Entry:

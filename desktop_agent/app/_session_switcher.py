@@ -261,8 +261,8 @@ class SessionSwitcher:
             from desktop_agent.session._json_codec import gc_paused
 
             state = AgentState(self.service.settings.system_prompt)
-            # Parsed, loaded and turned into rows off the loop, with no collection of the
-            # whole session meanwhile; then kept out of every later collection.
+            # Parsed and loaded off the loop, with no collection of the whole session
+            # meanwhile; then kept out of every later collection.
             with gc_paused(), responsive_threads():
                 loaded = await load_off_loop(library, session_id, state)
                 messages = await restored_messages(state, loaded.unfinished_reply)
@@ -278,9 +278,9 @@ class SessionSwitcher:
             if loaded.unfinished_reply is not None:
                 self.conversation.add_error(translate("SessionSwitcher", INTERRUPTED_NOTE), False)
             self._activate(session_id, loaded.summary, loaded.read_only, loaded.read_only_reason)
-            if older:
-                await self._show_older(older)
-            return loaded
+        if older:  # not holding the switch: a new chat or another session may come first
+            await self._show_older(older)
+        return loaded
 
     async def _show_older(self, older: list[Msg]) -> None:
         """Put the rows of ``older`` (the messages before those shown) in front, built on

@@ -14,11 +14,15 @@ the accumulator takes both shapes.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 _ERROR_TEXT = "An error occurred during streaming"
+_DRAIN_S = 0.1
+"""How long the rest of a body after ``[DONE]`` is read (the SDK's own drain timeout)."""
 
 
 def stream_chunks(stream: Any) -> AsyncIterator[Any]:
@@ -42,8 +46,7 @@ async def _chunk_dicts(events: AsyncGenerator[Any, None], response: Any) -> Asyn
     try:
         async for sse in events:
             if sse.data.startswith("[DONE]"):
-                async for _ in events:  # the rest of the body: the connection can be reused
-                    pass
+                await _drain(events)
                 break
             data = json.loads(sse.data)
             if type(data) is dict:
@@ -59,6 +62,16 @@ async def _chunk_dicts(events: AsyncGenerator[Any, None], response: Any) -> Asyn
             yield data
     finally:
         await events.aclose()
+
+
+async def _drain(events: AsyncGenerator[Any, None]) -> None:
+    """Read the rest of the body, so the connection can be reused — briefly, and never
+    failing: as the SDK does, cleanup must not turn a finished answer into an error (a
+    proxy that keeps the body open, or resets it, after [DONE])."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(_DRAIN_S):
+            async for _ in events:
+                pass
 
 
 async def close_chunks(chunks: AsyncIterator[Any]) -> None:

@@ -91,6 +91,16 @@ def test_a_cleared_key_does_not_come_back_from_the_keyring(
     assert again.providers[0].api_key.get_secret_value() == ""
 
 
+def test_a_key_never_read_is_not_deleted_by_a_save(
+    memory_keyring: MemoryKeyring, tmp_path: Path
+) -> None:
+    path = tmp_path / "settings.json"
+    save_keys(_settings(), KeyStore(), path)
+    # The next start: Settings saved (another change) before the keys were loaded.
+    save_keys(_settings(key=""), KeyStore(), path)
+    assert memory_keyring.passwords == {(SERVICE, "Work"): "sk-secret-123"}
+
+
 def test_saving_unchanged_keys_makes_no_keyring_call(
     memory_keyring: MemoryKeyring, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -45,6 +45,7 @@ async def test_a_delete_changes_from_the_deleted_message_on() -> None:
         (lambda content: content.__setitem__(slice(60, None), content[61:]), 60),  # a new path
         (lambda content: content.__delitem__(slice(10, 12)), 10),
         (lambda content: content.insert(5, content[0]), 5),
+        (lambda content: content.insert(-50, content[0]), 50),  # lands before entry 50
         (lambda content: content.pop(), 99),
         (lambda content: content.clear(), 0),
     ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,11 +67,20 @@ async def test_read_refuses_a_fifo(tmp_path: Path) -> None:
         await read(fifo)
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs POSIX, non-root")
-async def test_read_permission_denied(tmp_path: Path) -> None:
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+async def test_read_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "secret.txt"
     path.write_text("x")
     path.chmod(0)
+    if os.geteuid() == 0:  # root reads anything: the refusal a user gets is made here
+        real_open = Path.open
+
+        def refusing(self: Path, *args: Any, **kwargs: Any) -> Any:
+            if self == path:
+                raise PermissionError(13, "Permission denied", str(self))
+            return real_open(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "open", refusing)
     with pytest.raises(ToolError, match="permission denied"):
         await read(path)
 

@@ -234,7 +234,7 @@ class Autosaver:
             and self.library.journal_size(self.session_id) < limit
         ):
             summary = await self.library.append(
-                self.session_id, memory=memory, unfinished_reply=self._unfinished, **self.modules
+                self.session_id, memory, unfinished_reply=self._unfinished, **self.modules
             )
             self._journaled = True
             return summary

@@ -400,9 +400,9 @@ class SessionLibrary(SessionManagement):
     async def append(
         self,
         session_id: str,
+        memory: JournalMemory,
         /,
         *,
-        memory: JournalMemory,
         unfinished_reply: Msg | None = None,
         **modules: StateModule,
     ) -> SessionSummary:
@@ -438,6 +438,7 @@ class SessionLibrary(SessionManagement):
                         Handoff(delta),
                         record,
                         text,
+                        session.stamp,
                     )
                 except BaseException:
                     memory.unsaved_from(at)

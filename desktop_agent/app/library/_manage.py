@@ -83,11 +83,13 @@ class SessionManagement:
         async with session.writing:
             if session.meta.title_is_custom and not custom:
                 return None
+            titled = _titled(title, custom)
+            live = meta_state(session.meta)  # the file's meta may predate the journal
             entry = await asyncio.to_thread(
                 self._store.retitle,
                 session_id,
                 session.lock,
-                _titled(title, custom),
+                lambda _saved: titled(live),
                 session.journal,
             )
             session.meta.title, session.meta.title_is_custom = title, custom

@@ -249,9 +249,12 @@ class SessionStore:
         delta: Handoff[JournalDelta],
         record: Record | None = None,
         text: bytes | None = None,
+        expected: list[int] | None = None,
     ) -> int:
         """Append one autosave's changes to the session's journal (fsynced); the bytes
-        written. The new messages' text is added to the search text.
+        written. The new messages' text is added to the search text. ``expected``: the
+        file's stamp when it was loaded or last saved here — a file changed elsewhere since
+        is not journaled over (as :meth:`save` refuses to overwrite it).
 
         Args:
             session_id: The session.
@@ -268,7 +271,7 @@ class SessionStore:
         """
         change = delta.take()
         try:
-            self._take(session_id, lock)
+            self._take(session_id, lock, expected)
             if record is None:
                 change.add = scanner.walk(change.add)
                 change.parts = {name: scanner.walk(s) for name, s in change.parts.items()}

@@ -136,6 +136,7 @@ class MessageList(QAbstractScrollArea):
         """Show the end and follow it."""
         self._stick = True
         self._scrolling = False
+        self._hold = None
         self.relayout()
 
     def scroll_to_row(self, row: int) -> None:
@@ -143,6 +144,7 @@ class MessageList(QAbstractScrollArea):
         self._ensure_offsets()
         self._stick = False
         self._scrolling = False
+        self._hold = None  # the row asked for, not the one read before rows came in front
         self._set_scroll(self._offset(row))
         self.relayout()
 

@@ -164,7 +164,9 @@ class AssistantController:
             if assistant is not None and assistant.template:
                 self._tasks.spawn(self._template_then_save(assistant, state), "assistant-new")
             state.setup.assistant = self.current
-        elif event.summary is not None:
+        elif event.summary is None:
+            return  # the chat just became a session (its first message): nothing changes
+        else:
             saved = self.library.get(state.setup.assistant)
             found = saved or self.library.of_state(state.name, state.sys_prompt)
             self.current = found.id if found else DEFAULT_ASSISTANT

@@ -18,6 +18,7 @@ import orjson
 import pytest
 from library_helpers import Child, memory_with, texts_of
 
+from desktop_agent.app._session_memory import SessionMemory
 from desktop_agent.app.library import (
     Autosaver,
     SessionError,
@@ -206,6 +207,34 @@ async def test_a_session_changed_elsewhere_is_not_overwritten(tmp_path: Path) ->
     await library.save(session_id, memory=fresh)
 
 
+async def test_an_autosave_does_not_journal_over_a_session_changed_elsewhere(
+    tmp_path: Path,
+) -> None:
+    library = SessionLibrary(tmp_path)
+    session_id = await library.create()
+    await library.save(session_id, memory=await memory_with("shared"))
+    await library.close(session_id)
+    child = Child("hold", str(tmp_path), session_id)
+    try:
+        assert await child.line() == "held"
+        memory = SessionMemory()
+        assert (await library.load(session_id, memory=memory)).read_only
+        child.send("save written over there")
+        assert await child.line() == "saved"
+        child.send("quit")
+        assert await child.line() == "closed"
+    finally:
+        child.finish()
+    await memory.add(Msg("user", "written here, on a stale copy", "user"))
+    with pytest.raises(SessionLockedError, match="changed in another"):
+        await library.append(session_id, memory, memory=memory)
+    fresh = InMemoryMemory()
+    await library.close(session_id)
+    await library.load(session_id, memory=fresh)
+    assert texts_of(fresh) == ["shared", "written over there"]
+    await library.close_all()
+
+
 async def test_create_in_a_read_only_folder_keeps_the_session_in_memory(tmp_path: Path) -> None:
     library = SessionLibrary(tmp_path)
     library.sessions_dir.mkdir(parents=True)
@@ -261,3 +290,18 @@ async def test_kill_9_during_a_stream_leaves_valid_files(tmp_path: Path) -> None
     ]
     if kept < last:  # what was lost was appended within about the last interval
         assert appended[last] - appended[kept + 1] < 1.0
+
+
+async def test_renaming_a_session_with_a_journal_keeps_its_latest_meta(tmp_path: Path) -> None:
+    library = SessionLibrary(tmp_path)
+    session_id = await library.create()
+    memory = SessionMemory()
+    await memory.add(Msg("user", "one", "user"))
+    await library.save(session_id, memory=memory)  # the file holds one message
+    await memory.add([Msg("user", f"more {n}", "user") for n in range(3)])
+    await library.append(session_id, memory, memory=memory)  # the journal, three more
+    renamed = await library.rename(session_id, "Renamed")
+    assert renamed.message_count == 4
+    listed = {row.session_id: row for row in await SessionLibrary(tmp_path).list()}
+    assert listed[session_id].message_count == 4 and listed[session_id].title == "Renamed"
+    await library.close_all()
