@@ -181,15 +181,15 @@ async def test_a_session_open_in_another_process_is_read_only_here(tmp_path: Pat
     assert not library.is_read_only(session_id)
 
 
-async def test_a_session_changed_elsewhere_is_not_overwritten(tmp_path: Path) -> None:
-    library = SessionLibrary(tmp_path)
+async def _stale_copy(library: SessionLibrary, memory: InMemoryMemory) -> str:
+    """A session loaded read-only into ``memory`` while another process held it, which
+    then saved it and closed: ``memory`` is a stale copy of it. Its id."""
     session_id = await library.create()
     await library.save(session_id, memory=await memory_with("shared"))
     await library.close(session_id)
-    child = Child("hold", str(tmp_path), session_id)
+    child = Child("hold", str(library.root), session_id)
     try:
         assert await child.line() == "held"
-        memory = InMemoryMemory()
         assert (await library.load(session_id, memory=memory)).read_only
         child.send("save written over there")
         assert await child.line() == "saved"
@@ -198,6 +198,13 @@ async def test_a_session_changed_elsewhere_is_not_overwritten(tmp_path: Path) ->
     finally:
         child.finish()
     await memory.add(Msg("user", "written here, on a stale copy", "user"))
+    return session_id
+
+
+async def test_a_session_changed_elsewhere_is_not_overwritten(tmp_path: Path) -> None:
+    library = SessionLibrary(tmp_path)
+    memory = InMemoryMemory()
+    session_id = await _stale_copy(library, memory)
     with pytest.raises(SessionLockedError, match="changed in another"):
         await library.save(session_id, memory=memory)
 
@@ -211,21 +218,8 @@ async def test_an_autosave_does_not_journal_over_a_session_changed_elsewhere(
     tmp_path: Path,
 ) -> None:
     library = SessionLibrary(tmp_path)
-    session_id = await library.create()
-    await library.save(session_id, memory=await memory_with("shared"))
-    await library.close(session_id)
-    child = Child("hold", str(tmp_path), session_id)
-    try:
-        assert await child.line() == "held"
-        memory = SessionMemory()
-        assert (await library.load(session_id, memory=memory)).read_only
-        child.send("save written over there")
-        assert await child.line() == "saved"
-        child.send("quit")
-        assert await child.line() == "closed"
-    finally:
-        child.finish()
-    await memory.add(Msg("user", "written here, on a stale copy", "user"))
+    memory = SessionMemory()
+    session_id = await _stale_copy(library, memory)
     with pytest.raises(SessionLockedError, match="changed in another"):
         await library.append(session_id, memory, memory=memory)
     fresh = InMemoryMemory()
